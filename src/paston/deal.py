@@ -1,0 +1,788 @@
+"""The deal state machine: dealing, auction, prikup, trump, defence, play, scoring.
+
+One source of legality: :meth:`Deal.legal_actions` and :meth:`Deal.apply`. An
+illegal action raises :class:`~paston.errors.IllegalActionError` naming the rule
+and leaves the deal exactly as it was.
+
+>>> import random
+>>> from paston.actions import Action
+>>> deal = Deal.random(random.Random(3), dealer=0)
+>>> deal.phase, deal.to_move
+(<Phase.AUCTION: 0>, 1)
+>>> [str(a) for a in deal.legal_actions()]
+['pass', 'bid spades']
+>>> deal.apply(Action.parse("bid clubs"))
+Traceback (most recent call last):
+...
+paston.errors.IllegalActionError: R3.2: the first bid of a deal must be spades, not clubs
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from paston.actions import (
+    BID_BASE,
+    BIDS,
+    DISCARD_BASE,
+    PASS,
+    PASS_ID,
+    PLAYS,
+    SURRENDER,
+    SURRENDER_ID,
+    TRUMP_BASE,
+    TRUMPS,
+    WHIST,
+    WHIST_ID,
+    Action,
+    Event,
+)
+from paston.cards import ALL_CARDS, SUIT_MASKS, SUIT_NAMES, Card, CardSet, mask_indices
+from paston.contracts import Contract
+from paston.dealing import (
+    DeckRandom,
+    check_deck,
+    deal_cards,
+    has_spade_sequence,
+    jack_seven_in_prikup,
+    shuffled_deck,
+    spade_jack_holder,
+)
+from paston.errors import IllegalActionError
+from paston.rules import Rules
+from paston.scoring import played_scores, surrender_scores, uncontested_scores
+
+if TYPE_CHECKING:
+    from paston.views import DealView
+
+
+class Phase(IntEnum):
+    """Where a deal stands."""
+
+    AUCTION = 0
+    DISCARD = 1
+    TRUMP = 2
+    DEFENCE = 3
+    PLAY = 4
+    OVER = 5
+    REDEAL = 6
+
+
+_AUCTION, _DISCARD, _TRUMP, _DEFENCE, _PLAY, _OVER, _REDEAL = range(7)
+
+# Redeal reasons as written in records.
+SPADE_SEQUENCE = "spade-sequence"
+JACK_SEVEN_PRIKUP = "jack-seven-prikup"
+NO_JACK_NO_SEVEN = "no-jack-no-seven"
+
+_PLAY_BYTES: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[s * 8 + r] for r in range(8) if b >> r & 1) for b in range(256)) for s in range(4)
+)
+_AUCTION_CHOICES: tuple[tuple[Action, ...], ...] = tuple(
+    (PASS, BIDS[level + 1]) for level in range(-1, 4)
+)  # indexed by high bid + 1
+_DEFENCE_CHOICES = (WHIST, PASS)
+_PHASE_RULE = {
+    _AUCTION: ("R3.2", "the auction is on: bid or pass"),
+    _DISCARD: ("R4.1", "the declarer must discard two cards"),
+    _TRUMP: ("R4.2", "the declarer must name trump or surrender"),
+    _DEFENCE: ("R5.1", "the opponent must say whist or pass"),
+    _PLAY: ("R6.2", "a card must be played"),
+}
+
+
+def _plays_of_mask(mask: int) -> tuple[Action, ...]:
+    t = _PLAY_BYTES
+    return t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16 & 255] + t[3][mask >> 24 & 255]
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The outcome of a finished deal (the ``result`` object of a record)."""
+
+    declarer: int
+    outcome: str  # "played", "uncontested" or "surrender"
+    contract: Contract | None
+    defenders: tuple[int, ...]
+    tricks: tuple[int, int, int]
+    scores: tuple[int, int, int]
+
+    def to_record(self) -> dict[str, Any]:
+        """The record's ``result`` object."""
+        return {
+            "declarer": self.declarer,
+            "outcome": self.outcome,
+            "contract": None if self.contract is None else self.contract.name_in_record,
+            "defenders": list(self.defenders),
+            "tricks": list(self.tricks),
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: who led, the cards in order of play with their seats, the winner."""
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+class Deal:
+    """One deal of Paston, from the dealt deck to the scores.
+
+    Build with ``Deal(deck, dealer=…)`` or :meth:`Deal.random`. ``first_deal``
+    selects the first-deal rules (R1.5, R2.1). A deal that must be dealt again
+    ends at once in :attr:`Phase.REDEAL` with :attr:`redeal` giving the reason.
+    """
+
+    __slots__ = (
+        "_answers",
+        "_bid",
+        "_contract",
+        "_declarer",
+        "_defenders",
+        "_discard",
+        "_done",
+        "_hands",
+        "_high",
+        "_high_bidder",
+        "_in_auction",
+        "_lead_suit",
+        "_leader",
+        "_log",
+        "_n_active",
+        "_n_in",
+        "_next",
+        "_phase",
+        "_result",
+        "_to_move",
+        "_trick",
+        "_tricks",
+        "_trump",
+        "_win_card",
+        "_win_seat",
+        "dealer",
+        "dealt",
+        "deck",
+        "first_bidder",
+        "first_deal",
+        "prikup",
+        "redeal",
+        "rules",
+    )
+
+    rules: Rules
+    dealer: int
+    deck: tuple[int, ...]
+    first_deal: bool
+    dealt: tuple[int, int, int]
+    prikup: int
+    first_bidder: int | None
+    redeal: str | None
+
+    def __init__(
+        self,
+        deck: Sequence[int | Card],
+        *,
+        dealer: int,
+        rules: Rules | None = None,
+        first_deal: bool = False,
+    ) -> None:
+        if type(dealer) is not int or not 0 <= dealer <= 2:
+            raise ValueError(f"dealer must be seat 0, 1 or 2, not {dealer!r}")
+        self.rules = rules if rules is not None else Rules()
+        self.dealer = dealer
+        self.deck = check_deck(deck)
+        self.first_deal = first_deal
+        self.dealt, self.prikup = deal_cards(self.deck, dealer)
+        self._hands = list(self.dealt)
+        self._phase = _AUCTION
+        self._in_auction = [True, True, True]
+        self._n_in = 3
+        self._high = -1
+        self._high_bidder = -1
+        self._declarer = -1
+        self._bid = -1
+        self._contract = -1
+        self._trump = -1
+        self._discard = 0
+        self._answers: list[bool] = []
+        self._defenders: tuple[int, ...] = ()
+        self._next = [1, 2, 0]
+        self._n_active = 3
+        self._trick: list[int] = []
+        self._leader = -1
+        self._lead_suit = -1
+        self._win_seat = -1
+        self._win_card = -1
+        self._tricks = [0, 0, 0]
+        self._done: list[tuple[int, tuple[int, ...], int]] = []
+        self._log: list[Event] = []
+        self._result: DealResult | None = None
+        self.redeal = None
+        self.first_bidder = None
+        if any(has_spade_sequence(h) for h in self.dealt):
+            self._set_redeal(SPADE_SEQUENCE)
+            return
+        if first_deal:
+            if jack_seven_in_prikup(self.prikup):
+                self._set_redeal(JACK_SEVEN_PRIKUP)
+                return
+            holder = spade_jack_holder(self.dealt)
+            assert holder is not None
+            self.first_bidder = holder
+        else:
+            self.first_bidder = (dealer + 1) % 3
+        self._to_move = self.first_bidder
+
+    @classmethod
+    def random(
+        cls, rng: DeckRandom, *, dealer: int, rules: Rules | None = None, first_deal: bool = False
+    ) -> Deal:
+        """A deal from a freshly shuffled deck (R1.2)."""
+        return cls(shuffled_deck(rng), dealer=dealer, rules=rules, first_deal=first_deal)
+
+    def _set_redeal(self, reason: str) -> None:
+        self.redeal = reason
+        self._phase = _REDEAL
+        self._to_move = -1
+
+    # --- read-only state -----------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return Phase(self._phase)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None`` when the deal is over or void."""
+        return self._to_move if self._phase < _OVER else None
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal is scored or void (redeal)."""
+        return self._phase >= _OVER
+
+    @property
+    def declarer(self) -> int | None:
+        """The declarer, once the auction has ended."""
+        return self._declarer if self._declarer >= 0 else None
+
+    @property
+    def high_bid(self) -> Contract | None:
+        """The highest bid so far (``None`` before any bid)."""
+        return Contract(self._high) if self._high >= 0 else None
+
+    @property
+    def contract(self) -> Contract | None:
+        """The named trump contract, once named."""
+        return Contract(self._contract) if self._contract >= 0 else None
+
+    @property
+    def defenders(self) -> tuple[int, ...]:
+        """Seats that said whist (final once the defence phase is over)."""
+        return self._defenders
+
+    @property
+    def in_auction(self) -> tuple[bool, bool, bool]:
+        """Which seats have not passed in the auction."""
+        a = self._in_auction
+        return a[0], a[1], a[2]
+
+    @property
+    def whist_answers(self) -> tuple[bool, ...]:
+        """The whist (True) / pass (False) answers given so far, in order."""
+        return tuple(self._answers)
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Seats that play cards (empty until play begins)."""
+        if self._phase < _PLAY or (self._result is not None and self._result.outcome != "played"):
+            return ()
+        return (self._declarer, *self._defenders)
+
+    def hand(self, seat: int) -> CardSet:
+        """The seat's current cards (the full state: hidden information included)."""
+        return CardSet(self._hands[seat])
+
+    def hand_mask(self, seat: int) -> int:
+        """The seat's current cards as a mask."""
+        return self._hands[seat]
+
+    @property
+    def discard(self) -> CardSet:
+        """The declarer's discard (empty before it is made)."""
+        return CardSet(self._discard)
+
+    @property
+    def tricks(self) -> tuple[int, int, int]:
+        """Tricks taken per seat so far."""
+        t = self._tricks
+        return t[0], t[1], t[2]
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """The trick in progress: ``(seat, card)`` in order of play."""
+        seat = self._leader
+        out = []
+        for c in self._trick:
+            out.append((seat, ALL_CARDS[c]))
+            seat = self._next[seat]
+        return tuple(out)
+
+    @property
+    def completed_tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks in order."""
+        out = []
+        for leader, cards, winner in self._done:
+            seat = leader
+            plays = []
+            for c in cards:
+                plays.append((seat, ALL_CARDS[c]))
+                seat = self._next[seat]
+            out.append(Trick(leader, tuple(plays), winner))
+        return tuple(out)
+
+    @property
+    def trump_suit(self) -> int | None:
+        """The trump suit (0–3) once named."""
+        return self._trump if self._trump >= 0 else None
+
+    @property
+    def played_mask(self) -> int:
+        """Every card played so far, as a mask."""
+        m = 0
+        for _leader, cards, _winner in self._done:
+            for c in cards:
+                m |= 1 << c
+        for c in self._trick:
+            m |= 1 << c
+        return m
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every applied action in order."""
+        return tuple(self._log)
+
+    @property
+    def result(self) -> DealResult | None:
+        """The result, once the deal is scored."""
+        return self._result
+
+    @property
+    def scores(self) -> tuple[int, int, int] | None:
+        """The deal scores, once the deal is scored."""
+        return self._result.scores if self._result is not None else None
+
+    # --- legality -----------------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to move (empty when the deal is over)."""
+        phase = self._phase
+        if phase == _PLAY:
+            hand = self._hands[self._to_move]
+            lead = self._lead_suit
+            if lead >= 0:
+                f = hand >> (lead << 3) & 255
+                if f:
+                    return _PLAY_BYTES[lead][f]
+                t = self._trump
+                f = hand >> (t << 3) & 255
+                if f:
+                    return _PLAY_BYTES[t][f]
+            return _plays_of_mask(hand)
+        if phase == _AUCTION:
+            return _AUCTION_CHOICES[self._high + 1]
+        if phase == _DEFENCE:
+            return _DEFENCE_CHOICES
+        if phase == _DISCARD:
+            cards = mask_indices(self._hands[self._declarer])
+            base = DISCARD_BASE
+            return tuple(
+                Action.from_id(base + 32 * a + b) for i, a in enumerate(cards) for b in cards[i + 1 :]
+            )
+        if phase == _TRUMP:
+            return (*tuple(TRUMPS[c] for c in self._trump_choices()), SURRENDER)
+        return ()
+
+    def _trump_choices(self) -> range:
+        bid = self._bid
+        if bid < 0:
+            return range(0, 4)
+        if bid == 4:
+            return range(4, 5)
+        return range(bid, 4)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal for the seat to move."""
+        return self._check(action) is None
+
+    def legal_play_mask(self) -> int:
+        """In the play phase, the legal cards of the seat to move as a mask."""
+        if self._phase != _PLAY:
+            return 0
+        hand = self._hands[self._to_move]
+        lead = self._lead_suit
+        if lead >= 0:
+            f = hand & SUIT_MASKS[lead]
+            if f:
+                return f
+            f = hand & SUIT_MASKS[self._trump]
+            if f:
+                return f
+        return hand
+
+    def _check(self, action: Action, seat: int | None = None) -> IllegalActionError | None:
+        """``None`` if legal, else the error explaining why (nothing is changed)."""
+        phase = self._phase
+        if phase >= _OVER:
+            if phase == _REDEAL:
+                return IllegalActionError(
+                    _REDEAL_RULE[self.redeal or ""],
+                    "redeal",
+                    f"this deal is void ({self.redeal}); deal again",
+                )
+            return IllegalActionError("R6.3", "deal-over", "the deal is over")
+        to_move = self._to_move
+        if seat is not None and seat != to_move:
+            rule = _PHASE_RULE[phase][0]
+            return IllegalActionError(
+                rule, "not-your-turn", f"it is seat {to_move}'s turn, not seat {seat}'s", seat
+            )
+        aid = action.id
+        if phase == _PLAY:
+            if aid >= 32:
+                return self._phase_error(action)
+            hand = self._hands[to_move]
+            bit = 1 << aid
+            card = ALL_CARDS[aid]
+            if not hand & bit:
+                return IllegalActionError(
+                    "R6.2", "card-not-held", f"seat {to_move} does not hold {card}", to_move
+                )
+            lead = self._lead_suit
+            if lead >= 0 and card.suit != lead:
+                follow = hand & SUIT_MASKS[lead]
+                if follow:
+                    return IllegalActionError(
+                        "R6.2",
+                        "must-follow-suit",
+                        f"seat {to_move} must follow {SUIT_NAMES[lead]} (holds {CardSet(follow)})",
+                        to_move,
+                    )
+                trumps = hand & SUIT_MASKS[self._trump]
+                if trumps and card.suit != self._trump:
+                    return IllegalActionError(
+                        "R6.2",
+                        "must-trump",
+                        f"seat {to_move} cannot follow {SUIT_NAMES[lead]} and must play a trump "
+                        f"(holds {CardSet(trumps)})",
+                        to_move,
+                    )
+            return None
+        if phase == _AUCTION:
+            if aid == PASS_ID:
+                return None
+            if not BID_BASE <= aid < BID_BASE + 5:
+                return self._phase_error(action)
+            level = aid - BID_BASE
+            if self._high < 0 and level != 0:
+                return IllegalActionError(
+                    "R3.2",
+                    "first-bid-spades",
+                    f"the first bid of a deal must be spades, not {Contract(level).name_in_record}",
+                    to_move,
+                )
+            if level != self._high + 1:
+                return IllegalActionError(
+                    "R3.2",
+                    "bid-not-next-step",
+                    f"the next bid must be {Contract(self._high + 1).name_in_record}, "
+                    f"not {Contract(level).name_in_record} (no jumps, no repeats)",
+                    to_move,
+                )
+            return None
+        if phase == _DISCARD:
+            if aid < DISCARD_BASE:
+                return self._phase_error(action)
+            missing = [c for c in action.cards if not self._hands[to_move] >> c.index & 1]
+            if missing:
+                return IllegalActionError(
+                    "R4.1",
+                    "discard-not-held",
+                    f"seat {to_move} cannot discard {missing[0]}: it is not among their 12 cards",
+                    to_move,
+                )
+            return None
+        if phase == _TRUMP:
+            if aid == SURRENDER_ID:
+                return None
+            if not TRUMP_BASE <= aid < TRUMP_BASE + 5:
+                return self._phase_error(action)
+            level = aid - TRUMP_BASE
+            if level in self._trump_choices():
+                return None
+            name = Contract(level).name_in_record
+            if level == 4:
+                if self._bid < 0:
+                    return IllegalActionError(
+                        "R4.2",
+                        "best-spades-after-all-pass",
+                        "after an all-pass auction best spades may not be named",
+                        to_move,
+                    )
+                return IllegalActionError(
+                    "R4.2", "best-spades-not-bid", "best spades may be named only if it was bid", to_move
+                )
+            if self._bid == 4:
+                return IllegalActionError(
+                    "R4.2",
+                    "best-spades-bid",
+                    f"best spades was bid, so trump must be best-spades, not {name}",
+                    to_move,
+                )
+            return IllegalActionError(
+                "R4.2",
+                "trump-below-bid",
+                f"trump must be {Contract(self._bid).name_in_record} or higher, not {name}",
+                to_move,
+            )
+        # defence
+        if aid in (WHIST_ID, PASS_ID):
+            return None
+        return self._phase_error(action)
+
+    def _phase_error(self, action: Action) -> IllegalActionError:
+        rule, what = _PHASE_RULE[self._phase]
+        return IllegalActionError(
+            rule,
+            "wrong-phase",
+            f"{what} (seat {self._to_move}); '{action}' is not possible now",
+            self._to_move,
+        )
+
+    # --- applying -------------------------------------------------------------------
+    def apply(self, action: Action, seat: int | None = None) -> Event:
+        """Apply ``action`` for the seat to move (checked against ``seat`` if given).
+
+        Raises :class:`~paston.errors.IllegalActionError` and changes nothing if the
+        action is illegal.
+        """
+        phase = self._phase
+        to_move = self._to_move
+        aid = action.id
+        if phase == _PLAY and aid < 32 and (seat is None or seat == to_move):
+            # Fast path of the hot loop; falls back to _check for the error message.
+            hand = self._hands[to_move]
+            bit = 1 << aid
+            lead = self._lead_suit
+            if hand & bit and (
+                lead < 0
+                or bit & SUIT_MASKS[lead]
+                or (
+                    not hand & SUIT_MASKS[lead]
+                    and (bit & SUIT_MASKS[self._trump] or not hand & SUIT_MASKS[self._trump])
+                )
+            ):
+                self._hands[to_move] = hand ^ bit
+                self._play(to_move, aid)
+                event = Event(to_move, action)
+                self._log.append(event)
+                return event
+        error = self._check(action, seat)
+        if error is not None:
+            raise error
+        event = Event(to_move, action)
+        if phase == _PLAY:
+            self._hands[to_move] ^= 1 << aid
+            self._play(to_move, aid)
+        elif phase == _AUCTION:
+            self._log.append(event)
+            self._auction(to_move, aid)
+            return event
+        elif phase == _DISCARD:
+            mask = 1 << action.cards[0].index | 1 << action.cards[1].index
+            self._hands[to_move] &= ~mask
+            self._discard = mask
+            self._phase = _TRUMP
+        elif phase == _TRUMP:
+            if aid == SURRENDER_ID:
+                self._log.append(event)
+                self._finish(
+                    DealResult(
+                        to_move,
+                        "surrender",
+                        None,
+                        (),
+                        (0, 0, 0),
+                        surrender_scores(declarer=to_move, rules=self.rules),
+                    )
+                )
+                return event
+            self._contract = aid - TRUMP_BASE
+            self._trump = Contract(self._contract).trump_suit
+            self._phase = _DEFENCE
+            self._to_move = (to_move + 1) % 3
+        else:
+            self._log.append(event)
+            self._defence(to_move, aid == WHIST_ID)
+            return event
+        self._log.append(event)
+        return event
+
+    def _auction(self, seat: int, aid: int) -> None:
+        if aid == PASS_ID:
+            self._in_auction[seat] = False
+            self._n_in -= 1
+        else:
+            self._high = aid - BID_BASE
+            self._high_bidder = seat
+            if self._high == 4:
+                self._declare(seat, 4)
+                return
+        n_in = self._n_in
+        if n_in == 0:
+            self._all_passed()
+            return
+        if n_in == 1 and self._high >= 0:
+            self._declare(self._high_bidder, self._high)
+            return
+        nxt = (seat + 1) % 3
+        while not self._in_auction[nxt]:
+            nxt = (nxt + 1) % 3
+        self._to_move = nxt
+
+    def _all_passed(self) -> None:
+        if self.rules.all_pass_declarer == "first-bidder" and not self.first_deal:
+            assert self.first_bidder is not None
+            self._declare(self.first_bidder, -1)
+            return
+        holder = spade_jack_holder(self.dealt)
+        if holder is None:
+            self._set_redeal(NO_JACK_NO_SEVEN)
+            return
+        self._declare(holder, -1)
+
+    def _declare(self, seat: int, bid: int) -> None:
+        self._declarer = seat
+        self._bid = bid
+        self._hands[seat] |= self.prikup
+        self._phase = _DISCARD
+        self._to_move = seat
+
+    def _defence(self, seat: int, whist: bool) -> None:
+        self._answers.append(whist)
+        if len(self._answers) == 1:
+            self._to_move = (seat + 1) % 3
+            return
+        d = self._declarer
+        self._defenders = tuple(
+            s for s, w in zip(((d + 1) % 3, (d + 2) % 3), self._answers, strict=True) if w
+        )
+        contract = Contract(self._contract)
+        if not self._defenders:
+            self._finish(
+                DealResult(
+                    d, "uncontested", contract, (), (0, 0, 0), uncontested_scores(contract, declarer=d)
+                )
+            )
+            return
+        if len(self._defenders) == 1:
+            other = self._defenders[0]
+            nxt = [0, 0, 0]
+            nxt[d] = other
+            nxt[other] = d
+            self._next = nxt
+            self._n_active = 2
+        self._phase = _PLAY
+        self._to_move = d
+        self._leader = d
+
+    def _play(self, seat: int, card: int) -> None:
+        trick = self._trick
+        trick.append(card)
+        if len(trick) == 1:
+            self._lead_suit = card >> 3
+            self._win_seat = seat
+            self._win_card = card
+        else:
+            win = self._win_card
+            if card >> 3 == win >> 3:
+                if card > win:
+                    self._win_card = card
+                    self._win_seat = seat
+            elif card >> 3 == self._trump:
+                self._win_card = card
+                self._win_seat = seat
+        if len(trick) < self._n_active:
+            self._to_move = self._next[seat]
+            return
+        winner = self._win_seat
+        self._tricks[winner] += 1
+        self._done.append((self._leader, tuple(trick), winner))
+        self._trick = []
+        self._lead_suit = -1
+        if len(self._done) == 10:
+            d = self._declarer
+            contract = Contract(self._contract)
+            t = self._tricks
+            tricks = (t[0], t[1], t[2])
+            self._finish(
+                DealResult(
+                    d,
+                    "played",
+                    contract,
+                    self._defenders,
+                    tricks,
+                    played_scores(
+                        contract, declarer=d, defenders=self._defenders, tricks=tricks, rules=self.rules
+                    ),
+                )
+            )
+            return
+        self._leader = winner
+        self._to_move = winner
+
+    def _finish(self, result: DealResult) -> None:
+        self._result = result
+        self._phase = _OVER
+        self._to_move = -1
+
+    # --- copies and views -----------------------------------------------------------
+    def clone(self) -> Deal:
+        """An independent copy (cheap: shares immutable parts)."""
+        new = object.__new__(Deal)
+        for name in _SHARED_SLOTS:
+            object.__setattr__(new, name, getattr(self, name))
+        new._hands = self._hands.copy()
+        new._in_auction = self._in_auction.copy()
+        new._answers = self._answers.copy()
+        new._next = self._next.copy()
+        new._trick = self._trick.copy()
+        new._tricks = self._tricks.copy()
+        new._done = self._done.copy()
+        new._log = self._log.copy()
+        return new
+
+    def view(self, seat: int, totals: tuple[int, int, int] = (0, 0, 0)) -> DealView:
+        """What ``seat`` may know now (see :mod:`paston.views`)."""
+        from paston.views import seat_view
+
+        return seat_view(self, seat, totals)
+
+    def public_view(self, totals: tuple[int, int, int] = (0, 0, 0)) -> DealView:
+        """What a spectator may know now."""
+        from paston.views import seat_view
+
+        return seat_view(self, None, totals)
+
+    def __repr__(self) -> str:
+        return f"<Deal dealer={self.dealer} phase={self.phase.name} to_move={self.to_move}>"
+
+
+_REDEAL_RULE = {SPADE_SEQUENCE: "R1.4", JACK_SEVEN_PRIKUP: "R1.5", NO_JACK_NO_SEVEN: "R3.4", "": "R1.6"}
+_COPIED = {"_hands", "_in_auction", "_answers", "_next", "_trick", "_tricks", "_done", "_log"}
+_SHARED_SLOTS = tuple(s for s in Deal.__slots__ if s not in _COPIED)

@@ -1,0 +1,169 @@
+"""A whole game: deals in turn, dealer rotation, running totals, the end (R2, R8).
+
+>>> import random
+>>> from paston.bots import RandomPlayer
+>>> match = Match(first_dealer=0, rng=random.Random(1))
+>>> bot = RandomPlayer(seed=1)
+>>> while not match.is_over:
+...     seat = match.to_move
+...     _ = match.apply(bot.choose(match.view(seat)))
+>>> len(match.winners) >= 1, max(match.totals) >= 121
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paston.actions import Action, Event
+from paston.cards import Card
+from paston.deal import Deal
+from paston.dealing import DeckRandom, shuffled_deck
+from paston.errors import IllegalActionError
+from paston.rules import Rules
+from paston.scoring import apply_totals, winners
+from paston.views import DealView
+
+Totals = tuple[int, int, int]
+
+
+class Match:
+    """A game of Paston to the target (R8), across deals and redeals.
+
+    With ``rng`` the match shuffles every deal itself (R1.2) and a seed reproduces
+    the whole game; without it, call :meth:`deal_next` with each deck (replaying a
+    record, a real table).
+    """
+
+    def __init__(
+        self,
+        *,
+        first_dealer: int,
+        rules: Rules | None = None,
+        seats: Sequence[str] = ("Seat 0", "Seat 1", "Seat 2"),
+        rng: DeckRandom | None = None,
+    ) -> None:
+        if type(first_dealer) is not int or not 0 <= first_dealer <= 2:
+            raise ValueError(f"first_dealer must be seat 0, 1 or 2, not {first_dealer!r}")
+        if len(seats) != 3 or not all(isinstance(s, str) for s in seats):
+            raise ValueError("a match has exactly three seat names")
+        self.rules = rules if rules is not None else Rules()
+        self.seats: tuple[str, str, str] = (seats[0], seats[1], seats[2])
+        self.first_dealer = first_dealer
+        self.rng = rng
+        self.deals: list[Deal] = []
+        self.deal_totals: list[Totals | None] = []
+        self.totals: Totals = (0, 0, 0)
+        self.winners: tuple[int, ...] = ()
+        self.completed_deals = 0
+        self._next_dealer = first_dealer
+        if rng is not None:
+            self._auto_deal()
+
+    # --- dealing ----------------------------------------------------------------------
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next deal (R1.6, R2.2, R2.3)."""
+        return self._next_dealer
+
+    @property
+    def needs_deck(self) -> bool:
+        """True when the game goes on but the next deal has not been dealt."""
+        return not self.is_over and (not self.deals or self.deals[-1].is_over)
+
+    def deal_next(self, deck: Sequence[int | Card]) -> Deal:
+        """Deal the next deal from an explicit deck (dealing order, R1.2–R1.3)."""
+        if self.is_over:
+            raise IllegalActionError("R8.3", "game-over", "the game is over")
+        if not self.needs_deck:
+            raise IllegalActionError("R1.6", "deal-in-progress", "the current deal is not finished")
+        deal = Deal(deck, dealer=self._next_dealer, rules=self.rules, first_deal=self.completed_deals == 0)
+        self.deals.append(deal)
+        self.deal_totals.append(None)
+        if deal.is_over:  # void at once: spade sequence or jack-seven prikup
+            self._after_deal(deal)
+        return deal
+
+    def _auto_deal(self) -> None:
+        assert self.rng is not None
+        while self.needs_deck:
+            self.deal_next(shuffled_deck(self.rng))
+
+    def _after_deal(self, deal: Deal) -> None:
+        if deal.redeal is not None:
+            return  # R1.6: the same dealer deals again; it does not count as a deal
+        result = deal.result
+        assert result is not None
+        self.totals = apply_totals(self.totals, result.scores, rules=self.rules)
+        self.deal_totals[-1] = self.totals
+        if self.completed_deals == 0 and self.rules.second_dealer == "first-bidder":
+            assert deal.first_bidder is not None
+            self._next_dealer = deal.first_bidder
+        else:
+            self._next_dealer = (deal.dealer + 1) % 3
+        self.completed_deals += 1
+        self.winners = winners(self.totals, rules=self.rules)
+
+    # --- playing ----------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True once someone reached the target (R8.3)."""
+        return bool(self.winners)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal being played, or ``None`` between deals and after the end."""
+        if self.deals and not self.deals[-1].is_over:
+            return self.deals[-1]
+        return None
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None``."""
+        d = self.deal
+        return d.to_move if d is not None else None
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Legal actions of the seat to move (empty between deals and at the end)."""
+        d = self.deal
+        return d.legal_actions() if d is not None else ()
+
+    def apply(self, action: Action, seat: int | None = None) -> Event:
+        """Apply an action to the current deal; finishes and deals on as needed."""
+        d = self.deal
+        if d is None:
+            if self.is_over:
+                raise IllegalActionError("R8.3", "game-over", "the game is over")
+            raise IllegalActionError("R1.2", "no-deal", "the next deal has not been dealt")
+        event = d.apply(action, seat)
+        if d.is_over:
+            self._after_deal(d)
+            if self.rng is not None:
+                self._auto_deal()
+        return event
+
+    def view(self, seat: int | None) -> DealView:
+        """A seat's view of the current (or last) deal, with the running totals."""
+        if not self.deals:
+            raise IllegalActionError("R1.2", "no-deal", "no deal has been dealt yet")
+        deal = self.deals[-1]
+        return deal.view(seat, self.totals) if seat is not None else deal.public_view(self.totals)
+
+    def clone(self) -> Match:
+        """An independent copy; the random source is copied too when it allows."""
+        new = object.__new__(Match)
+        new.__dict__.update(self.__dict__)
+        new.deals = [*self.deals[:-1], self.deals[-1].clone()] if self.deals else []
+        new.deal_totals = self.deal_totals.copy()
+        rng = self.rng
+        if rng is not None and hasattr(rng, "getstate"):
+            copy = type(rng)()
+            copy.setstate(rng.getstate())  # type: ignore[attr-defined]
+            new.rng = copy
+        return new
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match deals={self.completed_deals} totals={self.totals} "
+            f"winners={self.winners} to_move={self.to_move}>"
+        )

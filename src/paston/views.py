@@ -1,0 +1,135 @@
+"""Per-seat and public views: exactly what one seat (or a spectator) may know.
+
+A seat sees its own hand; the prikup and the discard only if it is the declarer
+(after taking the prikup); every public action (a discard is public as an act, its
+cards are not); the cards played. It never sees another seat's hand, nor the
+passer's hand. A spectator sees only public information. Bots, servers and user
+interfaces only ever get views.
+
+>>> import random
+>>> from paston.deal import Deal
+>>> deal = Deal.random(random.Random(3), dealer=0)
+>>> view = deal.view(1)
+>>> view.seat, len(view.hand), view.prikup, [str(a) for a in view.legal_actions]
+(1, 10, None, ['pass', 'bid spades'])
+>>> deal.public_view().hand
+CardSet.parse('')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from paston.actions import Action, Kind
+from paston.cards import Card, CardSet
+from paston.contracts import Contract
+from paston.rules import Rules
+
+if TYPE_CHECKING:
+    from paston.deal import Deal, DealResult, Phase, Trick
+
+
+class ViewEvent(NamedTuple):
+    """An action as a seat saw it; ``action`` is ``None`` where its content is hidden
+    (another seat's discard)."""
+
+    seat: int
+    kind: Kind
+    action: Action | None
+
+    def __str__(self) -> str:
+        shown = str(self.action) if self.action is not None else f"{self.kind.value} (hidden)"
+        return f"seat {self.seat}: {shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealView:
+    """A seat's (or a spectator's, ``seat is None``) knowledge of a deal."""
+
+    seat: int | None
+    rules: Rules
+    dealer: int
+    first_deal: bool
+    first_bidder: int | None
+    redeal: str | None
+    phase: Phase
+    to_move: int | None
+    hand: CardSet
+    hand_sizes: tuple[int, int, int]
+    prikup: CardSet | None
+    discard: CardSet | None
+    history: tuple[ViewEvent, ...]
+    high_bid: Contract | None
+    in_auction: tuple[bool, bool, bool]
+    declarer: int | None
+    contract: Contract | None
+    whist_answers: tuple[bool, ...]
+    defenders: tuple[int, ...]
+    current_trick: tuple[tuple[int, Card], ...]
+    completed_tricks: tuple[Trick, ...]
+    tricks: tuple[int, int, int]
+    played: CardSet
+    legal_actions: tuple[Action, ...]
+    totals: tuple[int, int, int]
+    result: DealResult | None
+
+    def known_cards(self) -> CardSet:
+        """Every card this view reveals the location of."""
+        mask = self.hand.mask | self.played.mask
+        if self.prikup is not None:
+            mask |= self.prikup.mask
+        if self.discard is not None:
+            mask |= self.discard.mask
+        return CardSet(mask)
+
+    @property
+    def is_my_turn(self) -> bool:
+        """True when this view's seat is to move."""
+        return self.seat is not None and self.seat == self.to_move
+
+
+def seat_view(deal: Deal, seat: int | None, totals: tuple[int, int, int]) -> DealView:
+    """Build the view of ``seat`` (``None`` for the public view)."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat <= 2):
+        raise ValueError(f"seat must be 0, 1 or 2, not {seat!r}")
+    declarer = deal.declarer
+    is_declarer = seat is not None and seat == declarer
+    history = tuple(
+        ViewEvent(
+            e.seat,
+            e.action.kind,
+            None if e.action.kind is Kind.DISCARD and not is_declarer else e.action,
+        )
+        for e in deal.events
+    )
+    has_prikup = is_declarer
+    sizes = tuple(deal.hand_mask(s).bit_count() for s in range(3))
+    return DealView(
+        seat=seat,
+        rules=deal.rules,
+        dealer=deal.dealer,
+        first_deal=deal.first_deal,
+        first_bidder=deal.first_bidder,
+        redeal=deal.redeal,
+        phase=deal.phase,
+        to_move=deal.to_move,
+        hand=deal.hand(seat) if seat is not None else CardSet(),
+        hand_sizes=(sizes[0], sizes[1], sizes[2]),
+        prikup=CardSet(deal.prikup) if has_prikup else None,
+        discard=deal.discard if has_prikup else None,
+        history=history,
+        high_bid=deal.high_bid,
+        in_auction=deal.in_auction,
+        declarer=declarer,
+        contract=deal.contract,
+        whist_answers=deal.whist_answers,
+        defenders=deal.defenders,
+        current_trick=deal.current_trick,
+        completed_tricks=deal.completed_tricks,
+        tricks=deal.tricks,
+        played=CardSet(deal.played_mask),
+        legal_actions=deal.legal_actions() if seat is not None and seat == deal.to_move else (),
+        totals=totals,
+        result=deal.result,
+    )
