@@ -420,6 +420,11 @@ class Deal:
         """Whether ``action`` is legal for the seat to move."""
         return self._check(action) is None
 
+    def why_illegal(self, action: Action, seat: int | None = None) -> IllegalActionError | None:
+        """``None`` if ``action`` is legal (for ``seat``, if given), else the error that
+        :meth:`apply` would raise."""
+        return self._check(action, seat)
+
     def legal_play_mask(self) -> int:
         """In the play phase, the legal cards of the seat to move as a mask."""
         if self._phase != _PLAY:

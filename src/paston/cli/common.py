@@ -1,0 +1,67 @@
+"""Shared pieces of the command line: consoles, option parsing, error exits."""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from paston.errors import PastonError
+from paston.rules import Rules
+
+
+def out_console() -> Console:
+    """A console on the current standard output (created per command, so tests capture it)."""
+    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+def err_console() -> Console:
+    """A console on standard error, for progress and diagnostics."""
+    return Console(file=sys.stderr, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with ``code``."""
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def parse_rules(text: str) -> Rules:
+    """``--rules`` value: a preset and/or ``key=value`` switches."""
+    try:
+        return Rules.parse(text)
+    except PastonError as err:
+        raise typer.BadParameter(str(err), param_hint="--rules") from None
+
+
+def parse_seat(text: str, names: tuple[str, str, str], option: str) -> int:
+    """A seat given as 0, 1, 2 or by a player's name (case-insensitive)."""
+    t = text.strip()
+    if t in ("0", "1", "2"):
+        return int(t)
+    for seat, name in enumerate(names):
+        if name.lower() == t.lower():
+            return seat
+    raise typer.BadParameter(
+        f"{text!r} is not a seat (0, 1, 2) or a player name ({', '.join(names)})", param_hint=option
+    )
+
+
+def parse_int_list(text: str, option: str) -> list[int]:
+    """``7,3,0`` → ``[7, 3, 0]``."""
+    try:
+        return [int(p) for p in text.replace(" ", "").split(",") if p != ""]
+    except ValueError:
+        raise typer.BadParameter(
+            f"expected numbers separated by commas, not {text!r}", param_hint=option
+        ) from None
+
+
+def parse_names(text: str, option: str) -> tuple[str, str, str]:
+    """Three comma-separated names."""
+    names = [p.strip() for p in text.split(",")]
+    if len(names) != 3 or not all(names):
+        raise typer.BadParameter(f"give exactly three comma-separated names, not {text!r}", param_hint=option)
+    return names[0], names[1], names[2]

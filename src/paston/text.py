@@ -1,0 +1,187 @@
+"""Readable text for people: hands, auctions, tricks, deal accounts.
+
+>>> from paston.cards import CardSet
+>>> hand_line(CardSet.parse("AS 7S TH KD"))
+'♠ A 7  ♦ K  ♥ 10'
+>>> signed(40), signed(-9), signed(0)
+('+40', '-9', '0')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paston.actions import Kind
+from paston.cards import ALL_CARDS, CardSet
+from paston.contracts import Contract
+from paston.deal import Deal, DealResult
+from paston.dealing import dealt_order
+from paston.match import Match
+
+REDEAL_TEXT = {
+    "spade-sequence": "redeal: a player holds 7♠–Q♠ without K♠ or A♠ (R1.4)",
+    "jack-seven-prikup": "redeal: J♠ and 7♠ both in the prikup in the first deal (R1.5)",
+    "no-jack-no-seven": "redeal: all passed and J♠ and 7♠ are both in the prikup (R3.4)",
+}
+
+
+def hand_line(cards: CardSet) -> str:
+    """A hand grouped by suit, high to low."""
+    return cards.pretty()
+
+
+def signed(n: int) -> str:
+    """A score with its sign."""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def display_names(seats: Sequence[str]) -> tuple[str, str, str]:
+    """Seat names made distinct for reading: repeated names get their seat number.
+
+    >>> display_names(["random", "random", "Ana"])
+    ('random 0', 'random 1', 'Ana')
+    """
+    out = [name if list(seats).count(name) == 1 else f"{name} {s}" for s, name in enumerate(seats)]
+    return out[0], out[1], out[2]
+
+
+def seat_label(seats: Sequence[str], seat: int) -> str:
+    """``Ana (seat 0)``."""
+    return f"{seats[seat]} (seat {seat})"
+
+
+def result_lines(result: DealResult, seats: Sequence[str]) -> list[str]:
+    """The result of a deal in words."""
+    d = result.declarer
+    lines = []
+    if result.outcome == "surrender":
+        lines.append(f"{seats[d]} surrenders (R4.3).")
+    elif result.outcome == "uncontested":
+        assert result.contract is not None
+        lines.append(f"Both opponents pass: {seats[d]} wins {result.contract.pretty()} uncontested (R5.3).")
+    else:
+        assert result.contract is not None
+        made = "makes" if result.tricks[d] >= 6 else "fails"
+        lines.append(
+            f"{seats[d]} {made} {result.contract.pretty()} with {result.tricks[d]} tricks; "
+            + ", ".join(f"{seats[s]} {result.tricks[s]}" for s in result.defenders)
+            + "."
+        )
+    lines.append("Scores: " + ", ".join(f"{seats[s]} {signed(result.scores[s])}" for s in range(3)))
+    return lines
+
+
+def deal_account(
+    deal: Deal,
+    seats: Sequence[str],
+    *,
+    number: int,
+    totals: tuple[int, int, int] | None = None,
+    previous_totals: tuple[int, int, int] | None = None,
+) -> list[str]:
+    """A full after-the-deal account: hands, auction, contract, defence, tricks, scores."""
+    out = [f"Deal {number} — dealer {seat_label(seats, deal.dealer)}"]
+    for seat in range(3):
+        hand = CardSet(c.index for c in dealt_order(deal.deck, seat, deal.dealer))
+        out.append(f"  {seats[seat]:>12}: {hand.pretty()}")
+    out.append(f"  {'prikup':>12}: {CardSet([deal.deck[6], deal.deck[7]]).pretty()}")
+    if deal.redeal in ("spade-sequence", "jack-seven-prikup"):
+        out.append("  " + REDEAL_TEXT[deal.redeal])
+        return out
+    assert deal.first_bidder is not None
+    out.append(f"  First to bid: {seats[deal.first_bidder]}")
+    auction = []
+    middle: list[str] = []
+    defence = []
+    stage = "auction"
+    for e in deal.events:
+        kind = e.action.kind
+        if stage == "auction" and kind in (Kind.BID, Kind.PASS):
+            auction.append(f"{seats[e.seat]} {e.action.pretty()}")
+            continue
+        stage = "after"
+        if kind is Kind.DISCARD:
+            middle.append(
+                f"  {seats[e.seat]} takes the prikup and discards {CardSet(e.action.cards).pretty()}"
+            )
+        elif kind is Kind.TRUMP:
+            assert e.action.contract is not None
+            middle.append(f"  {seats[e.seat]} names {e.action.contract.pretty()}")
+        elif kind is Kind.SURRENDER:
+            middle.append(f"  {seats[e.seat]} surrenders")
+        elif kind in (Kind.WHIST, Kind.PASS):
+            defence.append(f"{seats[e.seat]} {kind.value}")
+    if auction:
+        out.append("  Auction: " + ", ".join(auction))
+    if deal.redeal == "no-jack-no-seven":
+        out.append("  " + REDEAL_TEXT[deal.redeal])
+        return out
+    out.extend(middle)
+    trick_lines: list[str] = []
+    if defence:
+        out.append("  Defence: " + ", ".join(defence))
+    for n, trick in enumerate(deal.completed_tricks, start=1):
+        plays = "  ".join(f"{seats[s]} {c.pretty()}" for s, c in trick.plays)
+        trick_lines.append(f"    {n:>2}. {plays}  → {seats[trick.winner]}")
+    current = deal.current_trick
+    if current:
+        plays = "  ".join(f"{seats[s]} {c.pretty()}" for s, c in current)
+        trick_lines.append(f"    {len(deal.completed_tricks) + 1:>2}. {plays}  (unfinished)")
+    if trick_lines:
+        out.append("  Tricks:")
+        out.extend(trick_lines)
+    if deal.result is None:
+        out.append("  (deal unfinished)")
+        return out
+    out.extend("  " + line for line in result_lines(deal.result, seats))
+    if totals is not None:
+        marks = []
+        for s in range(3):
+            reset = (
+                previous_totals is not None
+                and totals[s] == 0
+                and previous_totals[s] + deal.result.scores[s] == -deal.rules.target
+            )
+            marks.append(
+                f"{seats[s]} {totals[s]}"
+                + (f" (reset from -{deal.rules.target} to 0, R8.2)" if reset else "")
+            )
+        out.append("  Totals: " + ", ".join(marks))
+    return out
+
+
+def match_account(match: Match) -> list[str]:
+    """A deal-by-deal account of a whole game."""
+    seats = display_names(match.seats)
+    out = [
+        "Paston — " + ", ".join(seat_label(seats, s) for s in range(3)),
+        f"Rules: {match.rules.describe()}",
+        "",
+    ]
+    number = 0
+    previous: tuple[int, int, int] = (0, 0, 0)
+    for deal, totals in zip(match.deals, match.deal_totals, strict=True):
+        if deal.redeal is None:
+            number += 1
+        label = number + 1 if deal.redeal is not None else number
+        out.extend(deal_account(deal, seats, number=label, totals=totals, previous_totals=previous))
+        out.append("")
+        if totals is not None:
+            previous = totals
+    if match.winners:
+        names = " and ".join(seats[s] for s in match.winners)
+        verb = "share the victory" if len(match.winners) > 1 else "wins"
+        out.append(f"{names} {verb} with {max(match.totals)} (R8.3).")
+    else:
+        out.append("The game is unfinished.")
+    return out
+
+
+def contract_word(contract: Contract | None) -> str:
+    """``gupa (♥)`` or ``—``."""
+    return contract.pretty() if contract is not None else "—"
+
+
+def card_codes(mask: int) -> str:
+    """Space-separated record codes of a mask."""
+    return " ".join(str(ALL_CARDS[i]) for i in range(32) if mask >> i & 1)
