@@ -142,6 +142,19 @@ class Match:
                 self._auto_deal()
         return event
 
+    def drop_unplayed_deals(self) -> int:
+        """Remove trailing deals nobody has acted in (dealt automatically after the
+        last completed deal, redeals included), so a stopped game ends cleanly after a
+        completed deal. Returns how many were removed."""
+        removed = 0
+        while self.deals and not self.deals[-1].events and self.deal_totals[-1] is None:
+            if self.deals[-1].redeal is None and self.deals[-1].is_over:
+                break
+            self.deals.pop()
+            self.deal_totals.pop()
+            removed += 1
+        return removed
+
     def view(self, seat: int | None) -> DealView:
         """A seat's view of the current (or last) deal, with the running totals."""
         if not self.deals:

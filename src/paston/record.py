@@ -110,12 +110,23 @@ def _card_list(value: object, n: int, what: str, deal: int) -> list[int]:
     for code in value:
         card = _CODES.get(code) if isinstance(code, str) else None
         if card is None:
-            raise _fail(f"{what}: cannot parse card {code!r}", deal=deal, code="parse-card")
+            raise _fail(f"{what}: cannot parse card {code!r}", deal=deal, rule="R0.2", code="parse-card")
         out.append(card)
     return out
 
 
 _CODES = {str(c): c.index for c in ALL_CARDS}
+
+
+def _strict_equal(a: object, b: object) -> bool:
+    """JSON equality that also compares types (``1.0`` and ``True`` are not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_strict_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_strict_equal(a[k], b[k]) for k in a)
+    return a == b
 
 
 def _check_int(value: object, lo: int, hi: int) -> bool:
@@ -148,7 +159,7 @@ def from_record(obj: object) -> Match:
     for i, entry in enumerate(deals):
         _replay_deal(match, entry, i, last=i == len(deals) - 1)
     winners = obj["winners"]
-    if winners != list(match.winners):
+    if not _strict_equal(winners, list(match.winners)):
         raise _fail(
             f"winners are {list(match.winners)} by the totals, not {winners!r}", rule="R8.3", code="winners"
         )
@@ -169,7 +180,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
             code="keys",
         )
     expected_dealer = match.next_dealer
-    if entry["dealer"] != expected_dealer:
+    if not _strict_equal(entry["dealer"], expected_dealer):
         previous = match.deals[-1] if match.deals else None
         if previous is None:
             rule = "R1.1"
@@ -225,7 +236,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
             )
         return
     first_bidder = entry.get("first_bidder")
-    if first_bidder != deal.first_bidder:
+    if not _strict_equal(first_bidder, deal.first_bidder):
         rule = "R2.1" if deal.first_deal else "R2.3"
         raise _fail(
             f"the first bidder must be seat {deal.first_bidder}, not {first_bidder!r}",
@@ -245,7 +256,8 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
         try:
             seat, action = Action.from_record(raw)
         except ParseError as err:
-            raise _fail(str(err), deal=i, action=k, code=err.code) from None
+            card_rule = "R0.2" if err.code == "parse-card" else None
+            raise _fail(str(err), deal=i, action=k, rule=card_rule, code=err.code) from None
         try:
             match.apply(action, seat)
         except IllegalActionError as err:
@@ -267,7 +279,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
         return
     assert deal.result is not None
     expected = deal.result.to_record()
-    if entry.get("result") != expected:
+    if not _strict_equal(entry.get("result"), expected):
         raise _fail(
             f"result must be {json.dumps(expected)}, not {json.dumps(entry.get('result'))}",
             deal=i,
@@ -275,7 +287,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
             code="result",
         )
     totals = list(match.totals)
-    if entry.get("totals") != totals:
+    if not _strict_equal(entry.get("totals"), totals):
         raise _fail(
             f"totals must be {totals}, not {entry.get('totals')!r}", deal=i, rule="R8.2", code="totals"
         )
@@ -287,6 +299,8 @@ def loads(text: str) -> Match:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
         raise _fail(f"not valid JSON: {err}", code="json") from None
+    except RecursionError:
+        raise _fail("not valid JSON: nested too deeply", code="json") from None
     return from_record(obj)
 
 
@@ -295,18 +309,26 @@ def iter_file(path: str | Path) -> Iterator[Match | RecordError]:
 
     Errors carry the game's index in the file.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    text = Path(path).read_text(encoding="utf-8-sig")
     stripped = text.strip()
     if not stripped:
         yield RecordError("the file holds no game record", code="empty")
         return
     try:
         whole = json.loads(stripped)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         whole = None
     if isinstance(whole, dict):
         try:
             yield from_record(whole)
+        except RecordError as err:
+            yield err.at_game(0)
+        return
+    first_line = stripped.splitlines()[0]
+    if whole is None and not _is_json(first_line):
+        # not JSON Lines either: one broken record (e.g. a truncated pretty-printed file)
+        try:
+            loads(stripped)
         except RecordError as err:
             yield err.at_game(0)
         return
@@ -319,6 +341,14 @@ def iter_file(path: str | Path) -> Iterator[Match | RecordError]:
         except RecordError as err:
             yield err.at_game(game)
         game += 1
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return True
 
 
 def read_file(path: str | Path) -> list[Match]:

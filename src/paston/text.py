@@ -63,7 +63,8 @@ def result_lines(result: DealResult, seats: Sequence[str]) -> list[str]:
         assert result.contract is not None
         made = "makes" if result.tricks[d] >= 6 else "fails"
         lines.append(
-            f"{seats[d]} {made} {result.contract.pretty()} with {result.tricks[d]} tricks; "
+            f"{seats[d]} {made} {result.contract.pretty()} with {result.tricks[d]} "
+            f"trick{'' if result.tricks[d] == 1 else 's'}; "
             + ", ".join(f"{seats[s]} {result.tricks[s]}" for s in result.defenders)
             + "."
         )

@@ -21,6 +21,8 @@ def play_match(match: Match, players: Sequence[Player], *, max_deals: int = 1000
         seat = match.to_move
         assert seat is not None, "a match with a random source always has a seat to move"
         match.apply(players[seat].choose(match.view(seat)), seat)
+    if not match.is_over:
+        match.drop_unplayed_deals()
     return match
 
 

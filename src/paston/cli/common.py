@@ -41,9 +41,14 @@ def parse_seat(text: str, names: tuple[str, str, str], option: str) -> int:
     t = text.strip()
     if t in ("0", "1", "2"):
         return int(t)
-    for seat, name in enumerate(names):
-        if name.lower() == t.lower():
-            return seat
+    exact = [seat for seat, name in enumerate(names) if name == t]
+    if len(exact) == 1:
+        return exact[0]
+    folded = [seat for seat, name in enumerate(names) if name.lower() == t.lower()]
+    if len(folded) == 1:
+        return folded[0]
+    if len(folded) > 1 or len(exact) > 1:
+        raise typer.BadParameter(f"{text!r} is ambiguous: give the seat number (0, 1, 2)", param_hint=option)
     raise typer.BadParameter(
         f"{text!r} is not a seat (0, 1, 2) or a player name ({', '.join(names)})", param_hint=option
     )
@@ -64,4 +69,10 @@ def parse_names(text: str, option: str) -> tuple[str, str, str]:
     names = [p.strip() for p in text.split(",")]
     if len(names) != 3 or not all(names):
         raise typer.BadParameter(f"give exactly three comma-separated names, not {text!r}", param_hint=option)
+    if len({n.lower() for n in names}) != 3:
+        raise typer.BadParameter(
+            f"the three names must differ (ignoring case), not {text!r}", param_hint=option
+        )
+    if any(n in ("0", "1", "2") for n in names):
+        raise typer.BadParameter("a name may not be a seat number (0, 1, 2)", param_hint=option)
     return names[0], names[1], names[2]

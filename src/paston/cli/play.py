@@ -83,6 +83,10 @@ class TerminalGame:
             self.save()
             self.say(f"Game saved (unfinished) to {self.out}")
             return
+        except KeyboardInterrupt:
+            self.save()
+            self.say(f"\nInterrupted: game saved (unfinished) to {self.out}")
+            raise typer.Exit(130) from None
         self.save()
         w = match.winners
         who = " and ".join(self.names[s] for s in w)
@@ -231,6 +235,8 @@ class TerminalGame:
     def _parse(self, text: str, view: DealView, legal: tuple[Action, ...], cards: list[Card]) -> Action:
         words = text.replace(",", " ").split()
         if view.phase is Phase.DISCARD:
+            if words and words[0].lower() == "discard":
+                words = words[1:]
             if len(words) != 2:
                 raise ParseError("parse-action", "give exactly two cards to discard")
             picked = []
@@ -297,6 +303,9 @@ def play(
         bots[s] = make_player(bot_name, seed=rng.getrandbits(64))
     if out is None:
         out = Path(f"paston-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise typer.BadParameter(f"the folder {folder} does not exist", param_hint="--out")
     match = Match(first_dealer=rng.randrange(3), rules=rule_set, seats=tuple(names), rng=rng)
     game = TerminalGame(match, seat, bots, out)
     game.say(

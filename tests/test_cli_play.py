@@ -1,0 +1,342 @@
+"""``paston play``: a whole game in the terminal, driven by typed lines."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from paston.cli import app
+from paston.record import read_file
+
+runner = CliRunner()
+_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇")
+
+# Always the first choice; at the discard prompt "1 2" (the two first cards). At other
+# prompts "1 2" is refused and the following "1" is taken, so the feed suits every prompt.
+DRIVE = "1 2\n1\n" * 2000
+
+
+def invoke(*args: object, input: str | None = None) -> Result:
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.translate(_BOX).split())
+
+
+def assert_ok(result: Result) -> None:
+    assert result.exception is None, result.output
+    assert result.exit_code == 0, result.output
+
+
+def assert_fails(result: Result, *needles: str, code: int | None = None) -> str:
+    assert result.exit_code != 0, result.output
+    if code is not None:
+        assert result.exit_code == code, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    text = flat(result.output)
+    for needle in needles:
+        assert needle in text, text
+    return text
+
+
+def play(out: Path, *args: object, input: str) -> Result:
+    return invoke("play", "--out", out, *args, input=input)
+
+
+def lines(*typed: str) -> str:
+    return "".join(t + "\n" for t in typed)
+
+
+# --- whole games ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "target"),
+    [
+        (["--seed", "42", "--rules", "target=20"], 20),
+        (["--seed", "2", "--rules", "short"], 61),
+        (["--seed", "1", "--rules", "short", "--name", "Ana", "--seat", "1"], 61),
+        (["--seed", "5", "--rules", "flat,target=30"], 30),
+    ],
+)
+def test_play_a_whole_game(tmp_path: Path, args: list[str], target: int) -> None:
+    out = tmp_path / "game.json"
+    result = play(out, *args, input=DRIVE)
+    assert_ok(result)
+    text = result.output
+    assert "Traceback" not in text
+    assert f"Game to {target}." in text
+    assert "=== Deal 1:" in text
+    assert "Your hand:" in text
+    assert any(s in text for s in "♠♣♦♥")
+    assert "Game over:" in text
+    assert f"Game record saved to {out}" in text
+    (match,) = read_file(out)
+    assert match.is_over
+    assert match.rules.target == target
+    names = match.seats
+    human = "Ana" if "Ana" in args else "You"
+    seat = int(args[args.index("--seat") + 1]) if "--seat" in args else 0
+    assert names[seat] == human
+    winners = " and ".join(names[s] for s in match.winners)
+    final = ", ".join(f"{names[s]} {match.totals[s]}" for s in range(3))
+    assert f"Game over: {winners} " in text
+    assert f"Final totals: {final}" in text
+    # the saved record is a pretty-printed paston/1 object that `check` accepts
+    assert json.loads(out.read_text(encoding="utf-8"))["format"] == "paston/1"
+    assert_ok(invoke("check", out))
+
+
+def test_play_as_declarer_discards_two_cards(tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    # seed 1: bidding clubs at the first prompt makes the human the declarer
+    result = play(out, "--seed", "1", "--rules", "target=20", input="2\n" + DRIVE)
+    assert_ok(result)
+    assert "You declare. The prikup:" in result.output
+    assert "Discard two cards" in result.output
+    (match,) = read_file(out)
+    record = json.loads(out.read_text(encoding="utf-8"))
+    discards = [a for d in record["deals"] for a in d["actions"] if a["type"] == "discard" and a["seat"] == 0]
+    assert discards, "the human's discard is in the record"
+    assert match.is_over
+
+
+def test_play_same_seed_and_input_gives_the_same_record(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert_ok(play(a, "--seed", "9", "--rules", "short", input=DRIVE))
+    assert_ok(play(b, "--seed", "9", "--rules", "short", input=DRIVE))
+    assert a.read_bytes() == b.read_bytes()
+    c = tmp_path / "c.json"
+    assert_ok(play(c, "--seed", "10", "--rules", "short", input=DRIVE))
+    assert a.read_bytes() != c.read_bytes()
+
+
+def test_play_without_seed_prints_a_seed_that_reproduces_the_game(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    first = play(a, "--rules", "target=20", input=DRIVE)
+    assert_ok(first)
+    found = re.search(r"Seed (\d+)\.", first.output)
+    assert found, first.output
+    assert_ok(play(b, "--rules", "target=20", "--seed", found.group(1), input=DRIVE))
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_play_default_out_file_in_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke("play", "--seed", "3", input="quit\n")
+    assert_ok(result)
+    saved = list(tmp_path.glob("paston-*.json"))
+    assert len(saved) == 1, list(tmp_path.iterdir())
+    assert f"Game saved (unfinished) to {saved[0].name}" in result.output
+    read_file(saved[0])
+
+
+# --- quitting --------------------------------------------------------------------------
+@pytest.mark.parametrize("word", ["quit", "q", "exit", "QUIT"])
+def test_quit_at_the_first_prompt_saves_an_unfinished_valid_record(tmp_path: Path, word: str) -> None:
+    out = tmp_path / "q.json"
+    result = play(out, "--seed", "42", "--rules", "target=20", input=lines(word, "1", "1"))
+    assert_ok(result)
+    assert f"Game saved (unfinished) to {out}" in result.output
+    assert "Game over" not in result.output
+    (match,) = read_file(out)
+    assert not match.is_over
+    assert match.winners == ()
+    assert json.loads(out.read_text(encoding="utf-8"))["winners"] == []
+    assert_ok(invoke("check", out))
+
+
+def test_quit_mid_deal_keeps_earlier_deals(tmp_path: Path) -> None:
+    out = tmp_path / "q.json"
+    # seed 42: deal 1 ends after the human's first choice; quit during deal 2's play
+    result = play(out, "--seed", "42", "--rules", "target=20", input=lines("1", "1", "1", "1", "quit"))
+    assert_ok(result)
+    assert "Game saved (unfinished)" in result.output
+    (match,) = read_file(out)
+    assert match.completed_deals >= 1
+    assert not match.is_over
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert "result" in record["deals"][0]
+    assert "result" not in record["deals"][-1]
+    replay = invoke("replay", out)
+    assert_ok(replay)
+    assert "The game is unfinished." in replay.output
+
+
+def test_end_of_input_saves_too(tmp_path: Path) -> None:
+    out = tmp_path / "eof.json"
+    result = play(out, "--seed", "42", "--rules", "target=20", input="")
+    assert_ok(result)
+    assert "Game saved (unfinished)" in result.output
+    (match,) = read_file(out)
+    assert not match.is_over
+    out2 = tmp_path / "eof2.json"
+    assert_ok(play(out2, "--seed", "42", "--rules", "target=20", input=lines("1", "1", "1")))
+    assert not read_file(out2)[0].is_over
+
+
+def test_ctrl_c_exits_without_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(prompt: object = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(builtins, "input", interrupted)
+    result = play(tmp_path / "c.json", "--seed", "42", input="")
+    assert result.exit_code != 0
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+
+
+# --- illegal input --------------------------------------------------------------------
+# seed 42, target 20: prompt 1 is the human's first bid (deal 1); prompts 2-3 are deal 2's
+# auction and defence; prompt 4 is the human's card in trick 1 (clubs led; holds ♣ 10 9, ♦ A J).
+LEGAL = ["1", "1", "1", "1"]
+
+
+def test_illegal_actions_name_the_rule_and_change_nothing(tmp_path: Path) -> None:
+    clean = tmp_path / "clean.json"
+    noisy = tmp_path / "noisy.json"
+    args = ("--seed", "42", "--rules", "target=20")
+    assert_ok(play(clean, *args, input=lines(*LEGAL, "quit")))
+    typed = [
+        "bid best-spades",  # R3.2: the first bid must be spades
+        "best-spades",
+        "clubs",
+        "surrender",  # not in the auction
+        "1",
+        "1",
+        "1",
+        "QS",  # not held
+        "AD",  # must follow clubs
+        "1",
+        "quit",
+    ]
+    result = play(noisy, *args, input=lines(*typed))
+    assert_ok(result)
+    text = result.output
+    assert "R3.2: the first bid of a deal must be spades, not best-spades" in text
+    assert "R3.2: the first bid of a deal must be spades, not clubs" in text
+    assert "'surrender' is not possible now" in text
+    assert "R6.2: seat 0 does not hold QS" in text
+    assert "R6.2: seat 0 must follow clubs" in text
+    assert "Traceback" not in text
+    assert noisy.read_bytes() == clean.read_bytes()
+    # every typed line was answered by a new prompt
+    assert text.count("Your choice: ") == len(typed)
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("0", "choose a number from 1 to 2"),
+        ("3", "choose a number from 1 to 2"),
+        ("notrump", "cannot parse contract 'notrump'"),
+        ("AH", "cannot parse contract 'AH'"),
+        ("bid", "cannot parse action 'bid'"),
+        ("xyzzy", "cannot parse"),
+    ],
+)
+def test_unparsable_input_is_explained_and_reprompted(tmp_path: Path, typed: str, message: str) -> None:
+    out = tmp_path / "g.json"
+    result = play(out, "--seed", "42", "--rules", "target=20", input=lines(typed, "quit"))
+    assert_ok(result)
+    assert message in result.output
+    assert "(type 'help' for help)" in result.output
+    assert result.output.count("Your choice: ") == 2
+    (match,) = read_file(out)
+    assert not any(e.seat == 0 for d in match.deals for e in d.events), "nothing was applied for the human"
+
+
+def test_discard_prompt_needs_two_cards(tmp_path: Path) -> None:
+    out = tmp_path / "d.json"
+    typed = ["2", "1", "1 1", "1 99", "ZZ 1", "AS 9H", "pass", "hand", "1 2", "quit"]
+    result = play(out, "--seed", "1", "--rules", "target=20", input=lines(*typed))
+    assert_ok(result)
+    text = result.output
+    assert "give exactly two cards to discard" in text
+    assert "a discard needs two different cards" in text
+    assert "choose numbers from 1 to 12" in text
+    assert "cannot parse card 'ZZ'" in text
+    assert "R4.1: seat 0 cannot discard AS" in text
+    assert text.count("Discard two cards") == 8  # one prompt for each line up to '1 2'
+    assert "Name trump or surrender" in text
+    (match,) = read_file(out)
+    discards = [e for e in match.deals[0].events if e.action.kind.name == "DISCARD"]
+    assert len(discards) == 1 and discards[0].seat == 0
+    assert len(discards[0].action.cards) == 2
+
+
+# --- commands at any prompt ------------------------------------------------------------
+def test_help_hand_score_last_at_any_prompt(tmp_path: Path) -> None:
+    out = tmp_path / "h.json"
+    feed = ("help\nhand\nscore\nlast\n" + "1 2\n1\n") * 600
+    result = play(out, "--seed", "42", "--rules", "target=20", input=feed)
+    assert_ok(result)
+    text = result.output
+    assert "Type the number of a choice" in text and "'quit' saves the game" in text
+    assert re.search(r"^Your choice: Your hand: [♠♣♦♥]", text, flags=re.M)
+    assert re.search(
+        r"^Your choice: Totals: You [-+]?\d+, random \(1\) [-+]?\d+, random \(2\) [-+]?\d+$", text, flags=re.M
+    )
+    assert "No trick has been completed yet." in text
+    assert re.search(r"^Your choice: Last trick: .* → ", text, flags=re.M)
+    assert "Game over:" in text
+    # the commands changed nothing: the same game as without them
+    plain = tmp_path / "plain.json"
+    assert_ok(play(plain, "--seed", "42", "--rules", "target=20", input=DRIVE))
+    assert out.read_bytes() == plain.read_bytes()
+
+
+def test_empty_lines_are_ignored(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert_ok(play(a, "--seed", "42", "--rules", "target=20", input=lines("", "  ", "1", "quit")))
+    assert_ok(play(b, "--seed", "42", "--rules", "target=20", input=lines("1", "quit")))
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_actions_can_be_typed_as_words_and_cards(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    args = ("--seed", "42", "--rules", "target=20")
+    assert_ok(play(a, *args, input=lines("pass", "PASS", "whist", "9♣", "quit")))
+    assert_ok(play(b, *args, input=lines(*LEGAL, "quit")))
+    assert a.read_bytes() == b.read_bytes()
+
+
+# --- bad options ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--seat", "3"], ["--seat"]),
+        (["--seat", "-1"], ["--seat"]),
+        (["--opponents", "random,deepblue"], ["--opponents", "'random,deepblue'"]),
+        (["--opponents", "random"], ["--opponents"]),
+        (["--rules", "bogus"], ["--rules", "unknown preset"]),
+        (["--rules", "target=abc"], ["--rules", "target"]),
+        (["--name", "   "], ["--name", "empty"]),
+        (["--seed", "abc"], ["--seed"]),
+    ],
+)
+def test_play_bad_options(tmp_path: Path, args: list[str], needles: list[str]) -> None:
+    out = tmp_path / "never.json"
+    assert_fails(play(out, *args, input="quit\n"), *needles, code=2)
+    assert not out.exists()
+
+
+def test_play_out_in_a_missing_directory_fails_readably(tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "g.json"
+    # refused before any deal is played
+    assert_fails(play(out, "--seed", "1", input="quit\n"), "does not exist", "missing", code=2)
+
+
+def test_play_help() -> None:
+    result = invoke("play", "--help")
+    assert_ok(result)
+    text = flat(result.output)
+    for option in ("--name", "--seat", "--opponents", "--seed", "--rules", "--out"):
+        assert option in text

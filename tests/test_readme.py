@@ -1,0 +1,181 @@
+"""The README tells the truth: its quickstart, its test command, its commands."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from paston.cli import app
+from paston.record import read_file
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+runner = CliRunner()
+_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇")
+
+
+def flat(text: str) -> str:
+    return " ".join(text.translate(_BOX).split())
+
+
+def section(title: str) -> str:
+    """The text of the README's ``## title`` section (up to the next ``## ``)."""
+    text = README.read_text(encoding="utf-8")
+    found = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S)
+    assert found, f"README has no section {title!r}"
+    return found.group(1)
+
+
+def shell_blocks(text: str) -> list[str]:
+    return re.findall(r"^```sh\n(.*?)^```", text, flags=re.M | re.S)
+
+
+def shell_commands(text: str) -> list[str]:
+    """Non-empty, non-comment lines of the ```sh blocks, without trailing comments."""
+    out = []
+    for block in shell_blocks(text):
+        for line in block.splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                out.append(line)
+    return out
+
+
+def paston_commands(text: str) -> list[tuple[list[str], str]]:
+    """``paston …`` lines of the sh blocks: (arguments after 'paston', trailing comment)."""
+    out = []
+    for block in shell_blocks(text):
+        for line in block.splitlines():
+            line = line.strip()
+            if not line.startswith("paston "):
+                continue
+            command, _, comment = line.partition("#")
+            out.append((shlex.split(command)[1:], comment.strip()))
+    return out
+
+
+def invoke(args: list[str], input: str | None = None) -> Result:
+    return runner.invoke(app, args, input=input)
+
+
+# --- quickstart and CI -----------------------------------------------------------------
+def test_quickstart_has_exactly_two_shell_commands() -> None:
+    commands = shell_commands(section("Quickstart"))
+    assert len(commands) == 2, commands
+    play, tests = commands
+    assert play.endswith("paston play")
+    assert "pip install ." in play
+    assert tests.endswith("python -m pytest")
+    assert "pip install -e '.[test]'" in tests
+
+
+def test_readme_test_command_is_what_ci_runs() -> None:
+    tests = shell_commands(section("Quickstart"))[1]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert tests in ci.splitlines(), "the README's test command must appear verbatim as a line of .ci/run"
+
+
+def test_ci_script_is_executable_bash() -> None:
+    run = ROOT / ".ci" / "run"
+    assert run.read_text(encoding="utf-8").startswith("#!/usr/bin/env bash")
+    if sys.platform != "win32":
+        assert run.stat().st_mode & 0o111
+
+
+def test_quickstart_python_version_matches_the_package() -> None:
+    text = section("Quickstart")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    version = re.search(r'requires-python = ">=(\d+\.\d+)"', pyproject)
+    assert version
+    assert f"Python {version.group(1)}+" in text
+
+
+# --- the paston command ---------------------------------------------------------------
+def documented_subcommands() -> set[str]:
+    text = section("The `paston` command")
+    return {args[0] for args, _ in paston_commands(text)}
+
+
+def test_readme_documents_every_subcommand() -> None:
+    assert documented_subcommands() == {"play", "simulate", "check", "replay", "score", "sheet"}
+
+
+def test_help_lists_every_documented_subcommand() -> None:
+    result = invoke(["--help"])
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    for name in documented_subcommands():
+        assert re.search(rf"\b{name}\b", text), f"{name} missing from paston --help"
+
+
+def test_every_documented_subcommand_has_help() -> None:
+    for name in documented_subcommands():
+        result = invoke([name, "--help"])
+        assert result.exit_code == 0, result.output
+        assert "Usage:" in result.output
+
+
+def test_sheet_subcommands_of_the_readme_exist() -> None:
+    text = section("The `paston` command")
+    documented = {args[1] for args, _ in paston_commands(text) if args[0] == "sheet"}
+    assert documented == {"new", "add", "show", "undo"}
+    help_text = flat(invoke(["sheet", "--help"]).output)
+    for name in documented:
+        assert re.search(rf"\b{name}\b", help_text)
+
+
+def test_version() -> None:
+    from paston import __version__
+
+    result = invoke(["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"paston {__version__}"
+
+
+def test_installed_script_help_lists_every_subcommand() -> None:
+    script = Path(sys.executable).parent / ("paston.exe" if sys.platform == "win32" else "paston")
+    if not script.exists():
+        pytest.skip("the paston console script is not installed next to this Python")
+    run = subprocess.run(
+        [str(script), "--help"], capture_output=True, text=True, encoding="utf-8", timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    text = flat(run.stdout)
+    for name in documented_subcommands():
+        assert re.search(rf"\b{name}\b", text), f"{name} missing from the installed paston --help"
+
+
+# --- the README's examples, run in order ------------------------------------------------
+def _expected_scores(comment: str) -> list[str]:
+    return [s.strip() for s in comment.split(",")]
+
+
+def test_readme_command_examples_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``paston …`` line of the command section, in order, in an empty directory
+    (simulate makes 20 games instead of 1000 to stay fast)."""
+    monkeypatch.chdir(tmp_path)
+    for args, comment in paston_commands(section("The `paston` command")):
+        if args[0] == "simulate" and "--games" in args:
+            args = list(args)
+            args[args.index("--games") + 1] = "20"
+        feed = "1 2\n1\n" * 3000 if args[0] == "play" else None
+        result = invoke(args, input=feed)
+        assert result.exit_code == 0, f"paston {' '.join(args)}:\n{result.output}"
+        if args[0] == "score" and comment:
+            rows = [
+                [c.strip() for c in line.split("│")] for line in result.output.splitlines() if "│" in line
+            ]
+            scores = [r[-1] for r in rows if r[0].isdigit()]
+            assert scores == _expected_scores(comment), f"paston {' '.join(args)}"
+        if args[0] == "check":
+            for name in args[1:]:
+                assert f"{name}: OK" in result.output
+    assert read_file(tmp_path / "ana.json")[0].seats[0] == "Ana"
+    assert len(read_file(tmp_path / "games.jsonl")) == 20
+    assert (tmp_path / "evening.json").exists()
