@@ -103,7 +103,9 @@ def documented_subcommands() -> set[str]:
 
 
 def test_readme_documents_every_subcommand() -> None:
-    assert documented_subcommands() == {"play", "simulate", "check", "replay", "score", "sheet"}
+    assert documented_subcommands() == {
+        "play", "simulate", "check", "replay", "score", "sheet", "solve", "analyze"
+    }
 
 
 def test_help_lists_every_documented_subcommand() -> None:

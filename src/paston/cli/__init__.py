@@ -17,6 +17,7 @@ from paston.cli.play import play
 from paston.cli.replay import replay
 from paston.cli.score import score, sheet_app
 from paston.cli.simulate import simulate
+from paston.cli.solve import analyze, solve
 
 app = typer.Typer(
     name="paston",
@@ -31,6 +32,8 @@ app.command()(check)
 app.command()(replay)
 app.command()(score)
 app.add_typer(sheet_app, name="sheet")
+app.command()(solve)
+app.command()(analyze)
 
 
 def _version(value: bool) -> None:

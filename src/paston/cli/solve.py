@@ -1,0 +1,222 @@
+"""``paston solve`` and ``paston analyze``: double-dummy values of cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from paston.actions import Kind
+from paston.cli.common import err_console, fail, out_console, parse_int_list, parse_rules
+from paston.deal import Deal, Phase
+from paston.errors import PastonError, RecordError
+from paston.match import Match
+from paston.record import iter_file
+from paston.solver import Position, Solver
+from paston.solver.analysis import DealAnalysis, analyze_deal
+from paston.text import display_names
+
+
+def _load_game(file: Path, game: int) -> Match:
+    try:
+        items = list(iter_file(file))
+    except (OSError, UnicodeDecodeError) as err:
+        fail(f"cannot read {file}: {err}")
+    if game >= len(items):
+        fail(f"{file} holds {len(items)} game(s); --game must be below {len(items)}", 2)
+    item = items[game]
+    if isinstance(item, RecordError):
+        fail(f"{file}: {item}")
+    return item
+
+
+def _position_from_record(match: Match, deal_index: int | None, action_index: int | None) -> Position:
+    if deal_index is None:
+        with_play = [
+            i for i, d in enumerate(match.deals) if any(e.action.kind is Kind.PLAY for e in d.events)
+        ]
+        if not with_play:
+            fail("no deal of this game reaches the play of the cards", 2)
+        deal_index = with_play[0]
+    if not 0 <= deal_index < len(match.deals):
+        fail(f"the game has {len(match.deals)} deal(s); --deal must be below {len(match.deals)}", 2)
+    played = match.deals[deal_index]
+    events = played.events
+    if action_index is None:
+        plays = [k for k, e in enumerate(events) if e.action.kind is Kind.PLAY]
+        if not plays:
+            fail(f"deal {deal_index} has no card play (it ended without play)", 2)
+        action_index = plays[0]
+    if not 0 <= action_index <= len(events):
+        fail(f"deal {deal_index} has {len(events)} action(s); --action must be 0 to {len(events)}", 2)
+    deal = Deal(played.deck, dealer=played.dealer, rules=played.rules, first_deal=played.first_deal)
+    for e in events[:action_index]:
+        deal.apply(e.action, e.seat)
+    if deal.phase is not Phase.PLAY:
+        fail(
+            f"before action {action_index} of deal {deal_index} the deal is in phase {deal.phase.name}, "
+            "not in the play; pick the index of a card play",
+            2,
+        )
+    return Position.from_deal(deal)
+
+
+def solve(
+    hand0: str = typer.Option("", "--hand0", help="Seat 0's cards, e.g. 'AS KS 7H' (empty for a passer)."),
+    hand1: str = typer.Option("", "--hand1", help="Seat 1's cards."),
+    hand2: str = typer.Option("", "--hand2", help="Seat 2's cards."),
+    trump: str = typer.Option("spades", "--trump", help="The contract: spades … hearts, best-spades."),
+    declarer: int = typer.Option(0, "--declarer", "-d", min=0, max=2, help="The declarer's seat."),
+    leader: int | None = typer.Option(
+        None, "--leader", min=0, max=2, help="Who leads the current trick (default: the declarer)."
+    ),
+    trick: str = typer.Option("", "--trick", help="Cards already played to the current trick, in order."),
+    tricks: str = typer.Option("", "--tricks", help="Tricks taken so far per seat, e.g. 3,1,2."),
+    record: Path | None = typer.Option(
+        None, "--record", exists=True, dir_okay=False, help="Take the position from a record file instead."
+    ),
+    game: int = typer.Option(0, "--game", min=0, help="With --record: the game (0 = first)."),
+    deal: int | None = typer.Option(
+        None, "--deal", min=0, help="With --record: the index in 'deals' (default: the first deal with play)."
+    ),
+    action: int | None = typer.Option(
+        None,
+        "--action",
+        min=0,
+        help="With --record: the position before this action (default: the opening lead).",
+    ),
+    scores: bool = typer.Option(False, "--scores", help="Also solve max^n with the scores of R7."),
+    rules: str = typer.Option(
+        "spanish", "--rules", "-r", help="Rule set for --scores (from the record if given)."
+    ),
+) -> None:
+    """Solve a play position double-dummy and print the value of each legal card."""
+    rule_set = parse_rules(rules)
+    try:
+        if record is not None:
+            match = _load_game(record, game)
+            pos = _position_from_record(match, deal, action)
+            rule_set = match.rules
+        else:
+            taken = parse_int_list(tricks, "--tricks") if tricks else [0, 0, 0]
+            if len(taken) != 3:
+                raise typer.BadParameter("give three counts", param_hint="--tricks")
+            pos = Position.from_text(
+                hands=[hand0, hand1, hand2],
+                trump=trump,
+                declarer=declarer,
+                leader=declarer if leader is None else leader,
+                trick=trick,
+                tricks=taken,
+            )
+    except PastonError as err:
+        fail(str(err), 2)
+    solver = Solver()
+    solution = solver.solve(pos)
+    console = out_console()
+    seat = pos.to_move
+    side = "declarer" if seat == pos.declarer else "defender"
+    console.print(
+        f"{pos.contract.pretty()} — declarer seat {pos.declarer}, defenders "
+        f"{', '.join(str(d) for d in pos.defenders)}; seat {seat} ({side}) to play",
+        markup=False,
+    )
+    maxn = None
+    if scores and sum(pos.tricks) + pos.cards_left == 10:
+        maxn = solver.maxn(pos, rule_set)
+    table = Table(show_edge=False)
+    table.add_column("card")
+    table.add_column("declarer tricks", justify="right")
+    table.add_column("", justify="left")
+    if maxn is not None:
+        table.add_column("scores (max^n)", justify="right")
+    best = set(solution.best_cards(seat == pos.declarer))
+    for card, value in solution.card_values.items():
+        row = [card.pretty(), str(value), "best" if card in best else f"costs {abs(value - solution.value)}"]
+        if maxn is not None:
+            row.append(" ".join(f"{v:+d}" for v in maxn.card_scores[card]))
+        table.add_row(*row)
+    console.print(table)
+    made = "makes" if solution.value >= 6 else "fails"
+    console.print(
+        f"Declarer takes {solution.value} tricks with best play ({made} the contract); "
+        f"{solution.nodes:,} positions searched.",
+        markup=False,
+    )
+    if maxn is not None:
+        console.print(
+            f"max^n (each player maximises their own score): tricks {list(maxn.tricks)}, "
+            f"scores {list(maxn.scores)}",
+            markup=False,
+        )
+    elif scores:
+        console.print("(--scores needs a position of a full 10-trick deal)", markup=False)
+
+
+def _print_analysis(a: DealAnalysis, names: tuple[str, str, str], number: int) -> None:
+    console = out_console()
+    console.print(
+        f"Deal {number} (deals[{a.deal_index}]): {a.contract.pretty()}, declarer {names[a.declarer]}; "
+        f"double-dummy value at the start of play: {a.start_value} tricks",
+        markup=False,
+    )
+    for t, trick in enumerate(a.tricks, start=1):
+        cells = []
+        for play in trick:
+            mark = f" (−{play.cost})" if play.cost else ""
+            cells.append(f"{names[play.seat]} {play.card.pretty()}{mark}")
+        console.print(f"  {t:>2}. " + "  ".join(cells), markup=False)
+    console.print(
+        "  Tricks lost against perfect play: " + ", ".join(f"{names[s]} {a.cost[s]}" for s in a.active),
+        markup=False,
+    )
+
+
+def analyze(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="A record file."),
+    game: int = typer.Option(0, "--game", "-g", min=0, help="Which game of the file (0 = the first)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Annotate every card played with the tricks it cost against perfect (double-dummy) play."""
+    match = _load_game(file, game)
+    names = display_names(match.seats)
+    played = [
+        i
+        for i, d in enumerate(match.deals)
+        if (d.result is not None and d.result.outcome == "played")
+        or (d.result is None and d.redeal is None and any(e.action.kind is Kind.PLAY for e in d.events))
+    ]
+    solver = Solver()
+    results: list[DealAnalysis] = []
+    with Progress(
+        TextColumn("analysing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console(),
+        disable=quiet,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("deals", total=len(played))
+        for i in played:
+            results.append(analyze_deal(match.deals[i], i, solver))
+            progress.advance(task)
+    totals = [0, 0, 0]
+    number_of = {}
+    n = 0
+    for i, d in enumerate(match.deals):
+        if d.redeal is None:
+            n += 1
+        number_of[i] = n
+    for a in results:
+        _print_analysis(a, names, number_of[a.deal_index])
+        for s in range(3):
+            totals[s] += a.cost[s]
+    out_console().print(
+        "Total tricks lost against perfect play: "
+        + ", ".join(f"{names[s]} {totals[s]}" for s in range(3))
+        + f" over {len(results)} played deal(s)",
+        markup=False,
+    )

@@ -1,0 +1,130 @@
+"""The solver API over the compiled core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paston.cards import ALL_CARDS, Card
+from paston.rules import Rules
+from paston.scoring import played_scores
+from paston.solver import _core  # type: ignore[attr-defined]
+from paston.solver.position import Position, PositionError
+
+DEFAULT_MEMORY_MB = 32
+
+Scores = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """Declarer against the defenders: the declarer's total tricks under optimal play
+    (``value``), and for each legal card of the player to move the declarer's total
+    tricks after playing it. ``nodes`` counts the positions searched."""
+
+    value: int
+    card_values: dict[Card, int]
+    nodes: int
+
+    def best_cards(self, for_declarer: bool) -> list[Card]:
+        """The optimal cards (max for the declarer's side, min for a defender)."""
+        target = max(self.card_values.values()) if for_declarer else min(self.card_values.values())
+        return [c for c, v in self.card_values.items() if v == target]
+
+
+@dataclass(frozen=True, slots=True)
+class MaxnSolution:
+    """max^n with the scores of R7: each active player maximises their own deal score.
+
+    ``scores`` and ``tricks`` are the final deal scores and tricks per seat under that
+    play; ``card_scores`` the score vector after each legal card of the player to move.
+    """
+
+    scores: Scores
+    tricks: tuple[int, int, int]
+    card_scores: dict[Card, Scores]
+    nodes: int
+
+
+class Solver:
+    """A double-dummy solver with its own transposition tables.
+
+    ``memory_mb`` bounds the table memory (default 32 MB, at most 4096). Entries are
+    keyed exactly and stay valid across positions and deals, so reusing a solver makes
+    later searches faster. Calls hold the GIL for the whole search: a solver may be
+    shared by threads (calls run one at a time); use one solver per process for
+    parallel work.
+    """
+
+    def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB) -> None:
+        if not 0.01 <= memory_mb <= 4096:
+            raise ValueError(f"memory_mb must be between 0.01 and 4096, not {memory_mb}")
+        total = int(memory_mb * 1024 * 1024)
+        self._tt = bytearray(total // 2)
+        self._maxn_tt = bytearray(total - len(self._tt))
+        self.memory_bytes = total
+
+    def _args(self, pos: Position) -> tuple[object, ...]:
+        active = 0
+        for s in pos.active:
+            active |= 1 << s
+        h = pos.hands
+        return (h[0], h[1], h[2], pos.trump, pos.declarer, active, pos.leader, pos.trick, self._tt)
+
+    def tricks(self, pos: Position) -> int:
+        """The declarer's total tricks under optimal play."""
+        value, _nodes = _core.tricks(*self._args(pos))
+        return pos.tricks[pos.declarer] + int(value)
+
+    def tricks_with_nodes(self, pos: Position) -> tuple[int, int]:
+        """The declarer's total tricks and the number of nodes searched."""
+        value, nodes = _core.tricks(*self._args(pos))
+        return pos.tricks[pos.declarer] + int(value), int(nodes)
+
+    def makes(self, pos: Position, need: int = 6) -> bool:
+        """Whether the declarer takes at least ``need`` tricks in all (stops as soon as
+        that is decided)."""
+        future = need - pos.tricks[pos.declarer]
+        ok, _nodes = _core.reaches(self._args(pos), future)
+        return bool(ok)
+
+    def solve(self, pos: Position) -> Solution:
+        """The declarer's total tricks and the value of every legal card."""
+        base = pos.tricks[pos.declarer]
+        values, nodes = _core.card_values(*self._args(pos))
+        cards = {ALL_CARDS[c]: base + v for c, v in sorted(values.items())}
+        seat = pos.to_move
+        best = max(cards.values()) if seat == pos.declarer else min(cards.values())
+        return Solution(best, cards, int(nodes))
+
+    def maxn(self, pos: Position, rules: Rules | None = None) -> MaxnSolution:
+        """max^n with the real scores of R7 (needs a position of a 10-trick deal)."""
+        if sum(pos.tricks) + pos.cards_left != 10:
+            raise PositionError("not-full-deal", "max^n scores need a position of a 10-trick deal")
+        rules = rules or Rules()
+        flat = 1 if rules.lone_defender == "flat" else 0
+        (t0, t1, t2), per_card, nodes = _core.maxn(
+            self._args(pos), pos.tricks, int(pos.contract), flat, self._maxn_tt
+        )
+
+        def scores(t: tuple[int, int, int]) -> Scores:
+            return played_scores(
+                pos.contract, declarer=pos.declarer, defenders=pos.defenders, tricks=t, rules=rules
+            )
+
+        return MaxnSolution(
+            scores=scores((t0, t1, t2)),
+            tricks=(t0, t1, t2),
+            card_scores={ALL_CARDS[c]: scores(v) for c, v in sorted(per_card.items())},
+            nodes=int(nodes),
+        )
+
+
+_DEFAULT: Solver | None = None
+
+
+def default_solver() -> Solver:
+    """A shared solver with the default memory, created on first use."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Solver()
+    return _DEFAULT
