@@ -47,6 +47,9 @@ def assert_fails(result: Result, *needles: str, code: int | None = None) -> str:
 
 
 def play(out: Path, *args: object, input: str) -> Result:
+    """A game against random opponents (fast) unless the test names others."""
+    if "--opponents" not in args:
+        args = ("--opponents", "random,random", *args)
     return invoke("play", "--out", out, *args, input=input)
 
 
@@ -314,7 +317,7 @@ def test_actions_can_be_typed_as_words_and_cards(tmp_path: Path) -> None:
     [
         (["--seat", "3"], ["--seat"]),
         (["--seat", "-1"], ["--seat"]),
-        (["--opponents", "random,deepblue"], ["--opponents", "'random,deepblue'"]),
+        (["--opponents", "random,deepblue"], ["--opponents", "'deepblue'"]),
         (["--opponents", "random"], ["--opponents"]),
         (["--rules", "bogus"], ["--rules", "unknown preset"]),
         (["--rules", "target=abc"], ["--rules", "target"]),

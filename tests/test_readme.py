@@ -104,7 +104,15 @@ def documented_subcommands() -> set[str]:
 
 def test_readme_documents_every_subcommand() -> None:
     assert documented_subcommands() == {
-        "play", "simulate", "check", "replay", "score", "sheet", "solve", "analyze"
+        "play",
+        "simulate",
+        "check",
+        "replay",
+        "score",
+        "sheet",
+        "solve",
+        "analyze",
+        "tournament",
     }
 
 

@@ -18,6 +18,7 @@ from paston.cli.replay import replay
 from paston.cli.score import score, sheet_app
 from paston.cli.simulate import simulate
 from paston.cli.solve import analyze, solve
+from paston.cli.tournament import tournament
 
 app = typer.Typer(
     name="paston",
@@ -34,6 +35,7 @@ app.command()(score)
 app.add_typer(sheet_app, name="sheet")
 app.command()(solve)
 app.command()(analyze)
+app.command()(tournament)
 
 
 def _version(value: bool) -> None:

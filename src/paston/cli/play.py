@@ -11,11 +11,12 @@ import typer
 
 from paston.actions import Action, Kind
 from paston.bots import PLAYER_NAMES, Player, make_player
+from paston.bots.base import parse_player_name
 from paston.cards import Card
 from paston.cli.common import fail, out_console, parse_rules
 from paston.contracts import Contract
 from paston.deal import Phase
-from paston.errors import IllegalActionError, ParseError
+from paston.errors import IllegalActionError, ParseError, PastonError
 from paston.match import Match
 from paston.record import dumps
 from paston.text import REDEAL_TEXT, result_lines, signed
@@ -268,7 +269,12 @@ def play(
     name: str = typer.Option("You", "--name", help="Your name on the score sheet."),
     seat: int = typer.Option(0, "--seat", min=0, max=2, help="Your seat (0, 1, 2; clockwise)."),
     opponents: str = typer.Option(
-        "random,random", "--opponents", help=f"The two computer players; known: {', '.join(PLAYER_NAMES)}."
+        "pimc,pimc",
+        "--opponents",
+        help=f"The two computer players; known: {', '.join(PLAYER_NAMES)} (pimc:1 … pimc:5).",
+    ),
+    level: int = typer.Option(
+        3, "--level", "-l", min=1, max=5, help="Strength of pimc opponents: 1 (fast) to 5 (strongest)."
     ),
     seed: int | None = typer.Option(
         None, "--seed", help="Seed for a reproducible game (random if not given)."
@@ -285,10 +291,17 @@ def play(
     """Play a full game of Paston in the terminal against two computer players."""
     rule_set = parse_rules(rules)
     bot_names = [o.strip().lower() for o in opponents.split(",")]
-    if len(bot_names) != 2 or any(b not in PLAYER_NAMES for b in bot_names):
+    if len(bot_names) != 2:
         raise typer.BadParameter(
             f"give two of {', '.join(PLAYER_NAMES)}, not {opponents!r}", param_hint="--opponents"
         )
+    for i, bot_name in enumerate(bot_names):
+        try:
+            kind, bot_level = parse_player_name(bot_name)
+        except PastonError as err:
+            raise typer.BadParameter(str(err), param_hint="--opponents") from None
+        if kind == "pimc" and bot_level is None:
+            bot_names[i] = f"pimc:{level}"
     if not name.strip():
         raise typer.BadParameter("the name may not be empty", param_hint="--name")
     if seed is None:

@@ -9,6 +9,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from paston.bots import PLAYER_NAMES
+from paston.bots.base import parse_player_name
 from paston.bots.runner import seeded_game
 from paston.cli.common import err_console, fail, parse_rules
 from paston.errors import PastonError
@@ -25,7 +26,7 @@ def simulate(
         "random,random,random",
         "--players",
         "-p",
-        help=f"Three players for seats 0,1,2; known: {', '.join(PLAYER_NAMES)}.",
+        help=f"Three players for seats 0,1,2; known: {', '.join(PLAYER_NAMES)} (pimc:1 … pimc:5).",
     ),
     rules: str = typer.Option(
         "spanish",
@@ -44,11 +45,11 @@ def simulate(
     names = [p.strip().lower() for p in players.split(",")]
     if len(names) != 3:
         raise typer.BadParameter(f"give three players, not {players!r}", param_hint="--players")
-    unknown = [n for n in names if n not in PLAYER_NAMES]
-    if unknown:
-        raise typer.BadParameter(
-            f"unknown player {unknown[0]!r}; known: {', '.join(PLAYER_NAMES)}", param_hint="--players"
-        )
+    for n in names:
+        try:
+            parse_player_name(n)
+        except PastonError as err:
+            raise typer.BadParameter(str(err), param_hint="--players") from None
     console = err_console()
     start = time.perf_counter()
     deals = 0

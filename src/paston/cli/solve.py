@@ -174,20 +174,86 @@ def _print_analysis(a: DealAnalysis, names: tuple[str, str, str], number: int) -
     )
 
 
-def analyze(
-    file: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="A record file."),
-    game: int = typer.Option(0, "--game", "-g", min=0, help="Which game of the file (0 = the first)."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-) -> None:
-    """Annotate every card played with the tricks it cost against perfect (double-dummy) play."""
-    match = _load_game(file, game)
-    names = display_names(match.seats)
-    played = [
+def _played_deals(match: Match) -> list[int]:
+    return [
         i
         for i, d in enumerate(match.deals)
         if (d.result is not None and d.result.outcome == "played")
         or (d.result is None and d.redeal is None and any(e.action.kind is Kind.PLAY for e in d.events))
     ]
+
+
+def _analyze_all(file: Path, quiet: bool) -> None:
+    """Every game of the file; tricks lost summed by player name."""
+    games = []
+    try:
+        for item in iter_file(file):
+            if isinstance(item, RecordError):
+                fail(f"{file}: {item}")
+            games.append(item)
+    except (OSError, UnicodeDecodeError) as err:
+        fail(f"cannot read {file}: {err}")
+    jobs = [(m, i) for m in games for i in _played_deals(m)]
+    lost: dict[str, int] = {}
+    cards: dict[str, int] = {}
+    seat_deals: dict[str, int] = {}
+    solver = Solver()
+    with Progress(
+        TextColumn("analysing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console(),
+        disable=quiet,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("deals", total=len(jobs))
+        for match, i in jobs:
+            result = analyze_deal(match.deals[i], i, solver)
+            for seat in result.active:
+                name = match.seats[seat]
+                lost[name] = lost.get(name, 0) + result.cost[seat]
+                seat_deals[name] = seat_deals.get(name, 0) + 1
+            for trick in result.tricks:
+                for play in trick:
+                    name = match.seats[play.seat]
+                    cards[name] = cards.get(name, 0) + 1
+            progress.advance(task)
+    console = out_console()
+    table = Table(
+        title=f"Tricks lost against perfect play: {len(jobs)} played deals of {len(games)} games",
+        show_edge=False,
+    )
+    for col in ("player", "deals played", "cards", "tricks lost", "per deal", "per 100 cards"):
+        table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+    for name in sorted(lost):
+        per_deal = lost[name] / seat_deals[name]
+        table.add_row(
+            name,
+            str(seat_deals[name]),
+            str(cards.get(name, 0)),
+            str(lost[name]),
+            f"{per_deal:.3f}",
+            f"{100 * lost[name] / max(1, cards.get(name, 0)):.2f}",
+        )
+    console.print(table)
+
+
+def analyze(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="A record file."),
+    game: int = typer.Option(0, "--game", "-g", min=0, help="Which game of the file (0 = the first)."),
+    all_games: bool = typer.Option(
+        False, "--all", help="Analyse every game of the file and sum the tricks lost by player name."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Annotate every card played with the tricks it cost against perfect (double-dummy) play."""
+    if all_games:
+        _analyze_all(file, quiet)
+        return
+    match = _load_game(file, game)
+    names = display_names(match.seats)
+    played = _played_deals(match)
     solver = Solver()
     results: list[DealAnalysis] = []
     with Progress(

@@ -1,0 +1,302 @@
+"""Perfect-information Monte Carlo: sample the hidden cards consistently with the
+seat's view, solve every sample double-dummy, and choose the action with the best
+expected score under R7.
+
+Every decision uses the same sampled evaluation, pruned to plausible candidates:
+card play (each legal card), bidding (the next step or pass), discard and trump
+(the most plausible discards times the allowed contracts, or surrender), and
+whist or pass. ``level`` (1–5) sets how many worlds are sampled.
+
+>>> import random
+>>> from paston.deal import Deal
+>>> deal = Deal.random(random.Random(3), dealer=0)
+>>> bot = PimcPlayer(seed=1, level=1)
+>>> bot.choose(deal.view(deal.to_move)) in deal.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from paston.actions import PASS, SURRENDER, WHIST, Action, Kind
+from paston.bots.evaluation import best_discard, discard_candidates
+from paston.bots.knowledge import Knowledge
+from paston.contracts import Contract
+from paston.deal import Phase
+from paston.errors import IllegalActionError
+from paston.rules import Rules
+from paston.scoring import declarer_score, defender_score
+from paston.solver import Position, Solver, default_solver
+from paston.views import DealView
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """Worlds sampled per decision kind, and discards tried."""
+
+    play: int
+    bid: int
+    discard: int
+    discards_tried: int
+    whist: int
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(play=6, bid=6, discard=4, discards_tried=4, whist=4),
+    2: Level(play=10, bid=8, discard=6, discards_tried=6, whist=6),
+    3: Level(play=16, bid=12, discard=8, discards_tried=8, whist=8),
+    4: Level(play=24, bid=16, discard=10, discards_tried=10, whist=10),
+    5: Level(play=40, bid=24, discard=12, discards_tried=12, whist=12),
+}
+DEFAULT_LEVEL = 3
+T = TypeVar("T")
+EXACT_SCORES_CARDS = 4  # from this many cards each, defenders value cards by max^n scores
+
+
+def _interpolated_defender_score(contract: Contract, tricks: float, lone: bool, rules: Rules) -> float:
+    t = max(0.0, min(10.0, tricks))
+    lo = int(t)
+    hi = min(10, lo + 1)
+    a = defender_score(contract, lo, lone=lone, rules=rules)
+    b = defender_score(contract, hi, lone=lone, rules=rules)
+    return a + (b - a) * (t - lo)
+
+
+class PimcPlayer:
+    """PIMC with the double-dummy solver; deterministic given a seed.
+
+    Players share the process's default solver unless given one: the solver's answers
+    are exact, so sharing its tables changes speed, never decisions.
+    """
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        level: int = DEFAULT_LEVEL,
+        solver: Solver | None = None,
+        time_budget: float | None = None,
+    ) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"pimc level must be 1 to 5, not {level!r}")
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget must be a positive number of seconds, not {time_budget!r}")
+        self.level = level
+        self.time_budget = time_budget
+        self._deadline = float("inf")
+        self.settings = LEVELS[level]
+        self._rng = random.Random(seed)
+        self.solver = solver if solver is not None else default_solver()
+
+    def choose(self, view: DealView) -> Action:
+        """Pick a legal action from the seat's view."""
+        legal = view.legal_actions
+        if not legal:
+            raise IllegalActionError("R0.1", "not-your-turn", f"seat {view.seat} has nothing to do now")
+        if len(legal) == 1:
+            return legal[0]
+        if self.time_budget is not None:
+            self._deadline = time.perf_counter() + self.time_budget
+        phase = view.phase
+        if phase is Phase.PLAY:
+            action = self._play(view)
+        elif phase is Phase.AUCTION:
+            action = self._bid(view)
+        elif phase is Phase.DISCARD:
+            action = self._discard(view)
+        elif phase is Phase.TRUMP:
+            action = self._trump(view)
+        else:
+            action = self._whist(view)
+        return action if action in legal else legal[0]
+
+    # --- helpers -------------------------------------------------------------------------
+    def _timed(self, items: Sequence[T]) -> Iterator[T]:
+        """The items, stopping early (after at least two) once the time budget is spent.
+        Without a budget every item is used, so decisions depend only on the seed."""
+        for i, item in enumerate(items):
+            if i >= 2 and time.perf_counter() > self._deadline:
+                return
+            yield item
+
+    def _worlds(self, view: DealView, n: int) -> list[tuple[int, int, int, int]]:
+        know = Knowledge.from_view(view)
+        return [know.sample(self._rng) for _ in range(n)]
+
+    def _full_deal_score(
+        self, hands: tuple[int, int, int], declarer: int, contract: Contract, rules: Rules
+    ) -> float:
+        """The declarer's expected score when playing ``contract`` from the start with both
+        opponents defending (double-dummy)."""
+        defenders = tuple(s for s in range(3) if s != declarer)
+        pos = Position(
+            hands=hands, contract=contract, declarer=declarer, defenders=defenders, leader=declarer
+        )
+        tricks = self.solver.tricks(pos)
+        return declarer_score(contract, tricks >= 6) + 0.01 * tricks
+
+    # --- card play -------------------------------------------------------------------------
+    def _play(self, view: DealView) -> Action:
+        assert view.seat is not None and view.declarer is not None and view.contract is not None
+        me, declarer, contract, rules = view.seat, view.declarer, view.contract, view.rules
+        legal = [a.cards[0] for a in view.legal_actions]
+        active = (declarer, *view.defenders)
+        lone = len(view.defenders) == 1
+        trick = tuple(c.index for _, c in view.current_trick)
+        leader = view.current_trick[0][0] if view.current_trick else me
+        cards_left = view.hand.mask.bit_count() + (1 if trick else 0)
+        exact = not lone and me != declarer and cards_left <= EXACT_SCORES_CARDS
+        value = {c: 0.0 for c in legal}
+        tie = {c: 0.0 for c in legal}
+        for world in self._timed(self._worlds(view, self.settings.play)):
+            hands = tuple(world[s] if s in active else 0 for s in range(3))
+            pos = Position(
+                hands=(hands[0], hands[1], hands[2]),
+                contract=contract,
+                declarer=declarer,
+                defenders=view.defenders,
+                leader=leader,
+                trick=trick,
+                tricks=view.tricks,
+            )
+            if exact:
+                maxn = self.solver.maxn(pos, rules)
+                for c in legal:
+                    value[c] += maxn.card_scores[c][me]
+                    tie[c] -= maxn.card_scores[c][declarer]
+                continue
+            solution = self.solver.solve(pos)
+            for c in legal:
+                d_tricks = solution.card_values[c]
+                if me == declarer:
+                    value[c] += declarer_score(contract, d_tricks >= 6)
+                    tie[c] += d_tricks
+                elif lone:
+                    value[c] += defender_score(contract, 10 - d_tricks, lone=True, rules=rules)
+                    tie[c] -= d_tricks
+                else:
+                    taken = view.tricks
+                    future = 10 - d_tricks - sum(taken[s] for s in view.defenders)
+                    mine = taken[me] + future / 2
+                    value[c] += _interpolated_defender_score(contract, mine, False, rules)
+                    value[c] += 2.0 * (-1 if d_tricks >= 6 else 1)  # the side's aim: defeat the contract
+                    tie[c] -= d_tricks
+        best = max(legal, key=lambda c: (value[c], tie[c], -c.index))
+        return Action.play(best)
+
+    # --- bidding -----------------------------------------------------------------------------
+    def _bid(self, view: DealView) -> Action:
+        assert view.seat is not None
+        bids = [a for a in view.legal_actions if a.kind is Kind.BID]
+        if not bids:
+            return PASS
+        bid = bids[0]
+        assert bid.contract is not None
+        me, rules = view.seat, view.rules
+        allowed = (
+            [bid.contract]
+            if bid.contract is Contract.BEST_SPADES
+            else [Contract(s) for s in range(int(bid.contract), 4)]
+        )
+        total = 0.0
+        used = 0
+        for world in self._timed(self._worlds(view, self.settings.bid)):
+            used += 1
+            twelve = world[me] | world[3]
+            best = -10.0  # surrender is always possible
+            for contract in allowed:
+                a, b = best_discard(twelve, contract.trump_suit)
+                mine = twelve & ~(a.bit | b.bit)
+                hands = [world[0], world[1], world[2]]
+                hands[me] = mine
+                best = max(best, self._full_deal_score((hands[0], hands[1], hands[2]), me, contract, rules))
+            total += best
+        expected = total / used
+        # passing scores about 0; bid when declaring is worth it
+        return bid if expected > 1.0 else PASS
+
+    # --- discard and trump ------------------------------------------------------------------------
+    def _allowed(self, view: DealView) -> list[Contract]:
+        high = view.high_bid
+        if high is None:
+            return [Contract(s) for s in range(4)]
+        if high is Contract.BEST_SPADES:
+            return [high]
+        return [Contract(s) for s in range(int(high), 4)]
+
+    def _discard(self, view: DealView) -> Action:
+        assert view.seat is not None
+        me, rules = view.seat, view.rules
+        hand = view.hand.mask
+        allowed = self._allowed(view)
+        candidates = discard_candidates(hand, [c.trump_suit for c in allowed], self.settings.discards_tried)
+        for contract in allowed:
+            pair = best_discard(hand, contract.trump_suit)
+            if pair not in candidates:
+                candidates.append(pair)
+        worlds = self._worlds(view, self.settings.discard)
+        best_pair, best_value = candidates[0], float("-inf")
+        for pair in self._timed(candidates):
+            mine = hand & ~(pair[0].bit | pair[1].bit)
+            value = 0.0
+            for world in worlds:
+                hands = [world[0], world[1], world[2]]
+                hands[me] = mine
+                value += max(
+                    max(self._full_deal_score((hands[0], hands[1], hands[2]), me, c, rules) for c in allowed),
+                    -10.0,
+                )
+            if value > best_value:
+                best_pair, best_value = pair, value
+        return Action.discard(best_pair[0], best_pair[1])
+
+    def _trump(self, view: DealView) -> Action:
+        assert view.seat is not None
+        me, rules = view.seat, view.rules
+        allowed = [a.contract for a in view.legal_actions if a.kind is Kind.TRUMP and a.contract is not None]
+        values = {c: 0.0 for c in allowed}
+        used = 0
+        for world in self._timed(self._worlds(view, self.settings.discard)):
+            used += 1
+            for c in allowed:
+                values[c] += self._full_deal_score((world[0], world[1], world[2]), me, c, rules)
+        best = max(allowed, key=lambda c: (values[c], -int(c)))
+        if values[best] / used < -10.0:
+            return SURRENDER
+        return Action.trump(best)
+
+    # --- whist or pass -----------------------------------------------------------------------------
+    def _whist(self, view: DealView) -> Action:
+        assert view.seat is not None and view.declarer is not None and view.contract is not None
+        me, declarer, contract, rules = view.seat, view.declarer, view.contract, view.rules
+        partner_passed = len(view.whist_answers) == 1 and not view.whist_answers[0]
+        total = 0.0
+        used = 0
+        for world in self._timed(self._worlds(view, self.settings.whist)):
+            used += 1
+            hands = (world[0], world[1], world[2])
+            if partner_passed:
+                alone = tuple(hands[s] if s in (declarer, me) else 0 for s in range(3))
+                pos = Position(
+                    hands=(alone[0], alone[1], alone[2]),
+                    contract=contract,
+                    declarer=declarer,
+                    defenders=(me,),
+                    leader=declarer,
+                )
+                total += defender_score(contract, 10 - self.solver.tricks(pos), lone=True, rules=rules)
+            else:
+                defenders = tuple(s for s in range(3) if s != declarer)
+                pos = Position(
+                    hands=hands, contract=contract, declarer=declarer, defenders=defenders, leader=declarer
+                )
+                total += self.solver.maxn(pos, rules).scores[me]
+        # passing scores 0 (R7.4, R7.6)
+        return WHIST if total / used > 0 else PASS

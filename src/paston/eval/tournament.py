@@ -1,0 +1,145 @@
+"""Duplicate tournaments: the same deals played in all six arrangements of two bots.
+
+Every deal is played six times, once per arrangement of the two players to the three
+seats where both appear (A A B, A B A, B A A, A B B, B A B, B B A), so luck of the
+cards cancels out. Each deal is played as the first deal of a game (R1.5, R2.1
+apply), which also makes each play a valid one-deal ``paston/1`` record.
+
+>>> rows = play_duplicate_deal(0, "heuristic", "random", seed=1)
+>>> len(rows), sorted({r.arrangement for r in rows}) == sorted(arrangements("heuristic", "random"))
+(6, True)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from paston.bots.base import make_player
+from paston.dealing import shuffled_deck
+from paston.match import Match
+from paston.record import to_record
+from paston.rules import Rules
+
+ARRANGEMENT_COUNT = 6
+
+
+def arrangements(a: str, b: str) -> list[tuple[str, str, str]]:
+    """The six seatings of two players where both appear."""
+    return [(a, a, b), (a, b, a), (b, a, a), (a, b, b), (b, a, b), (b, b, a)]
+
+
+@dataclass(frozen=True, slots=True)
+class DealResultRow:
+    """One play of one deal in one arrangement."""
+
+    deal: int
+    arrangement: tuple[str, str, str]
+    scores: tuple[int, int, int]
+    declarer: int | None
+    outcome: str  # played, uncontested, surrender
+    contract: str | None
+    defenders: tuple[int, ...]
+    tricks: tuple[int, int, int]
+    whist_answers: tuple[tuple[int, bool], ...]  # (seat, said whist)
+    decision_seconds: tuple[float, float, float]
+    decisions: tuple[int, int, int]
+    record: dict[str, Any]
+
+
+def _deal_deck(seed: int | str, k: int) -> tuple[random.Random, int]:
+    rng = random.Random(f"paston-tournament:{seed}:{k}")
+    return rng, k % 3
+
+
+def play_duplicate_deal(
+    k: int, a: str, b: str, *, seed: int | str = 0, rules: Rules | None = None
+) -> list[DealResultRow]:
+    """Play deal ``k`` of a tournament in all six arrangements."""
+    rules = rules or Rules()
+    rows = []
+    for j, names in enumerate(arrangements(a, b)):
+        deck_rng, first_dealer = _deal_deck(seed, k)
+        bot_rng = random.Random(f"paston-tournament-bots:{seed}:{k}:{j}")
+        players = [make_player(n, seed=bot_rng.getrandbits(64)) for n in names]
+        match = Match(first_dealer=first_dealer, rules=rules, seats=names)
+        while match.needs_deck and match.completed_deals == 0:
+            match.deal_next(shuffled_deck(deck_rng))
+        seconds = [0.0, 0.0, 0.0]
+        counts = [0, 0, 0]
+        while match.deal is not None:
+            seat = match.to_move
+            assert seat is not None
+            view = match.view(seat)
+            start = time.perf_counter()
+            action = players[seat].choose(view)
+            seconds[seat] += time.perf_counter() - start
+            counts[seat] += 1
+            match.apply(action, seat)
+        deal = match.deals[-1]
+        result = deal.result
+        assert result is not None
+        answers = []
+        d = result.declarer
+        if deal.contract is not None:
+            order = [(d + 1) % 3, (d + 2) % 3]
+            answers = list(zip(order, deal.whist_answers, strict=False))
+        rows.append(
+            DealResultRow(
+                deal=k,
+                arrangement=names,
+                scores=result.scores,
+                declarer=result.declarer,
+                outcome=result.outcome,
+                contract=None if result.contract is None else result.contract.name_in_record,
+                defenders=result.defenders,
+                tricks=result.tricks,
+                whist_answers=tuple(answers),
+                decision_seconds=(seconds[0], seconds[1], seconds[2]),
+                decisions=(counts[0], counts[1], counts[2]),
+                record=to_record(match),
+            )
+        )
+    return rows
+
+
+def _worker(args: tuple[int, str, str, int | str, dict[str, Any]]) -> list[DealResultRow]:
+    k, a, b, seed, rules = args
+    return play_duplicate_deal(k, a, b, seed=seed, rules=Rules.from_dict(rules))
+
+
+def run_tournament(
+    a: str,
+    b: str,
+    *,
+    deals: int,
+    seed: int | str = 0,
+    workers: int = 1,
+    rules: Rules | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[list[DealResultRow]]:
+    """Yield the rows of each deal in order (deal 0, 1, …), using ``workers`` processes.
+
+    The output does not depend on the number of workers.
+    """
+    rules = rules or Rules()
+    jobs = [(k, a, b, seed, rules.to_dict()) for k in range(deals)]
+    if workers <= 1:
+        for job in jobs:
+            rows = _worker(job)
+            if progress:
+                progress(1)
+            yield rows
+        return
+    ctx = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    with ctx.Pool(workers) as pool:
+        for rows in pool.imap(_worker, jobs, chunksize=1):
+            if progress:
+                progress(1)
+            yield rows
