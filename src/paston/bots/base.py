@@ -31,12 +31,12 @@ def parse_player_name(name: str) -> tuple[str, int | None]:
     ('pimc', 2)
     """
     key = name.strip().lower()
-    base, _, level_text = key.partition(":")
+    base, colon, level_text = key.partition(":")
     if base not in PLAYER_NAMES:
         raise ParseError(
             "parse-player", f"unknown player {name!r}; known: random, heuristic, pimc, pimc:1 … pimc:5"
         )
-    if not level_text:
+    if not colon:
         return base, None
     if base != "pimc" or level_text not in ("1", "2", "3", "4", "5"):
         raise ParseError("parse-player", f"bad strength in {name!r}: use pimc:1 … pimc:5")

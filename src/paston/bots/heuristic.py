@@ -110,9 +110,13 @@ class HeuristicPlayer:
         hand = view.hand.mask
         contract = self._best_contract(view, hand, allowed)
         est = declarer_tricks(hand, contract.trump_suit)
-        # failing costs -10·m, surrendering -10: surrender a dear contract that looks lost
-        if contract.multiplier >= 2 and est < 4.6 - self.aggression:
-            return SURRENDER
+        if est < 4.6 - self.aggression:
+            # failing costs -10·m, surrendering -10 (and gives each opponent the bonus):
+            # name spades if allowed (failing it costs no more), else surrender a dear contract
+            if Contract.SPADES in allowed:
+                return Action.trump(Contract.SPADES)
+            if contract.multiplier >= 2:
+                return SURRENDER
         return Action.trump(contract)
 
     # --- whist or pass ---------------------------------------------------------------------

@@ -154,6 +154,8 @@ class Knowledge:
         """Whether a world agrees with this knowledge (used by tests)."""
         if world[self.seat] != self.hand:
             return False
+        if not any(slot.owner == PRIKUP_SLOT for slot in self.slots) and world[PRIKUP_SLOT]:
+            return False
         placed = 0
         for slot in self.slots:
             m = world[slot.owner]

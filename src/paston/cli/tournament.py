@@ -55,8 +55,9 @@ def tournament(
     n_workers = workers or os.cpu_count() or 1
     all_rows: list[list[DealResultRow]] = []
     start = time.perf_counter()
-    f = open(out, "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
+    f = None
     try:
+        f = open(out, "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
         with Progress(
             TextColumn("duplicate deals"),
             BarColumn(),

@@ -25,9 +25,8 @@ def bootstrap_ci(
     rng = random.Random(seed)
     n = len(values)
     means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(resamples))
-    lo = means[int((1 - level) / 2 * resamples)]
-    hi = means[min(resamples - 1, int((1 + level) / 2 * resamples))]
-    return lo, hi
+    k = int((1 - level) / 2 * resamples)
+    return means[k], means[resamples - 1 - k]
 
 
 @dataclass
