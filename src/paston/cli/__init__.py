@@ -16,6 +16,7 @@ from paston.cli.check import check
 from paston.cli.play import play
 from paston.cli.replay import replay
 from paston.cli.score import score, sheet_app
+from paston.cli.serve import serve
 from paston.cli.simulate import simulate
 from paston.cli.solve import analyze, solve
 from paston.cli.tournament import tournament
@@ -36,6 +37,7 @@ app.add_typer(sheet_app, name="sheet")
 app.command()(solve)
 app.command()(analyze)
 app.command()(tournament)
+app.command()(serve)
 
 
 def _version(value: bool) -> None:

@@ -1,0 +1,37 @@
+"""``paston serve``: the web app for playing online."""
+
+from __future__ import annotations
+
+import typer
+
+from paston.cli.common import fail
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for everyone)."),
+    port: int = typer.Option(8000, "--port", "-p", min=1, max=65535, help="Port to listen on."),
+    database_url: str | None = typer.Option(
+        None,
+        "--database-url",
+        help="sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DB (default: SQLite in your data folder).",
+    ),
+    bot_delay: float = typer.Option(
+        0.6, "--bot-delay", min=0.0, max=10.0, help="Seconds computer players wait."
+    ),
+) -> None:
+    """Start the Paston web server; open the printed address in a browser."""
+    import uvicorn
+
+    from paston.server.app import create_app
+    from paston.server.db import default_database_url
+
+    url = database_url or default_database_url()
+    try:
+        app = create_app(url, bot_delay=bot_delay)
+    except Exception as err:
+        fail(f"cannot use the database {url!r}: {err}", 2)
+    print(
+        f"Paston is running: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+    )
+    print(f"Data: {url}")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,240 @@
+"""The ASGI application: the lobby's JSON API, the live table WebSocket, the client.
+
+WebSocket protocol (``/ws/tables/{id}``), JSON messages of at most 4 KB:
+
+- client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
+  then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
+  ``{"type": "sync"}``, ``{"type": "ping"}``;
+- server → client: ``{"type": "state", …}`` (the audience's own view, after every
+  change), ``{"type": "ack", "id": …, "version": …}``, ``{"type": "error", "code": …,
+  "message": …, "rule": …}``, ``{"type": "pong"}``.
+
+An illegal, stale, out-of-turn or malformed message gets an error naming the problem
+(and the rule) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import urlparse
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from paston.server.db import default_database_url, make_engine, migrate, session_factory
+from paston.server.tables import Connection, TableError, TableManager
+
+MAX_MESSAGE_BYTES = 4096
+MAX_MESSAGES_PER_SECOND = 20
+HELLO_TIMEOUT = 30.0
+STATIC = Path(__file__).parent / "static"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Hello(_Strict):
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=64)] | None = None
+
+
+class Act(_Strict):
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=1, max_length=40)]
+    version: Annotated[int, Field(ge=0)] | None = None
+    id: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
+class Sync(_Strict):
+    type: Literal["sync"]
+
+
+class Ping(_Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Act | Sync | Ping, Field(discriminator="type")]
+_MESSAGE = TypeAdapter(ClientMessage)
+
+
+class SeatSpec(_Strict):
+    kind: Literal["human", "bot"]
+    bot: Literal["random", "heuristic", "pimc"] | None = None
+    level: Annotated[int, Field(ge=1, le=5)] | None = None
+
+
+class CreateTable(_Strict):
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+    rules: dict[str, Any] = Field(default_factory=dict)
+    seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=3)]
+
+
+class TakeSeat(_Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+def _error(code: str, message: str, rule: str | None = None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if rule:
+        out["rule"] = rule
+    out.update(extra)
+    return out
+
+
+def _http_error(err: TableError) -> JSONResponse:
+    status = {"no-table": 404, "seat-taken": 409, "game-not-over": 409}.get(err.code, 400)
+    return JSONResponse({"error": {"code": err.code, "message": str(err)}}, status_code=status)
+
+
+def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> FastAPI:
+    """The web application over a database (default: SQLite in the user's data folder)."""
+    url = database_url or default_database_url()
+    engine = make_engine(url)
+    manager = TableManager(session_factory(engine), bot_delay=bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        migrate(engine)
+        manager.load_all()
+        for table in manager.tables.values():
+            manager.schedule_bots(table)
+        yield
+        for table in manager.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+        engine.dispose()
+
+    app = FastAPI(title="Paston", lifespan=lifespan)
+    app.state.manager = manager
+
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, err: TableError) -> JSONResponse:
+        return _http_error(err)
+
+    # --- lobby API ----------------------------------------------------------------------
+    @app.get("/api/tables")
+    async def open_tables() -> list[dict[str, Any]]:
+        return [t.summary() for t in manager.tables.values() if not t.finished]
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        table = manager.create(body.name, body.rules, [s.model_dump() for s in body.seats])
+        manager.schedule_bots(table)
+        return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary()}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        return manager.get(table_id).summary()
+
+    @app.post("/api/tables/{table_id}/seats/{seat}")
+    async def take_seat(table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
+        token = manager.take_seat(table_id, seat, body.name)
+        table = manager.get(table_id)
+        await manager.broadcast(table)
+        manager.schedule_bots(table)
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/games")
+    async def finished_games() -> list[dict[str, Any]]:
+        return [t.summary() for t in manager.tables.values() if t.finished]
+
+    @app.get("/api/tables/{table_id}/record")
+    async def game_record(table_id: str) -> dict[str, Any]:
+        return manager.record(table_id)
+
+    # --- live tables ------------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        origin = websocket.headers.get("origin")
+        if origin and urlparse(origin).netloc != websocket.headers.get("host"):
+            await websocket.close(code=1008)
+            return
+        await websocket.accept()
+        try:
+            table = manager.get(table_id)
+            raw = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
+            hello = _MESSAGE.validate_json(raw[:MAX_MESSAGE_BYTES])
+            if not isinstance(hello, Hello):
+                raise TableError("hello-first", "the first message must be hello")
+            seat = manager.seat_of(table, hello.token)
+        except (TimeoutError, TableError, ValidationError, WebSocketDisconnect) as err:
+            if isinstance(err, WebSocketDisconnect):
+                return
+            code = err.code if isinstance(err, TableError) else "bad-hello"
+            await websocket.send_json(_error(code, str(err) if isinstance(err, TableError) else "bad hello"))
+            await websocket.close(code=1008)
+            return
+        conn = Connection(send=websocket.send_json, seat=seat)
+        table.connections.append(conn)
+        try:
+            await manager.broadcast(table)
+            manager.schedule_bots(table)
+            window_start, count = time.monotonic(), 0
+            while True:
+                raw = await websocket.receive_text()
+                now = time.monotonic()
+                if now - window_start >= 1.0:
+                    window_start, count = now, 0
+                count += 1
+                if count > MAX_MESSAGES_PER_SECOND:
+                    await websocket.send_json(_error("rate-limited", "too many messages; slow down"))
+                    continue
+                if len(raw.encode()) > MAX_MESSAGE_BYTES:
+                    await websocket.send_json(
+                        _error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+                    )
+                    continue
+                try:
+                    message = _MESSAGE.validate_json(raw)
+                except ValidationError as err:
+                    first = err.errors()[0]
+                    where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+                    await websocket.send_json(
+                        _error("malformed", f"malformed message: {where}: {first['msg']}")
+                    )
+                    continue
+                if isinstance(message, Ping):
+                    await websocket.send_json({"type": "pong"})
+                elif isinstance(message, Sync):
+                    await websocket.send_json(table.state_for(seat))
+                elif isinstance(message, Hello):
+                    await websocket.send_json(_error("already-joined", "hello was already received"))
+                else:
+                    if seat is None:
+                        await websocket.send_json(_error("spectator", "spectators cannot act", id=message.id))
+                        continue
+                    try:
+                        version = await manager.act(
+                            table.id, seat, message.action, message.version, message.id
+                        )
+                    except TableError as err:
+                        await websocket.send_json(_error(err.code, str(err), err.rule, id=message.id))
+                        continue
+                    await websocket.send_json({"type": "ack", "id": message.id, "version": version})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn in table.connections:
+                table.connections.remove(conn)
+            await manager.broadcast(table)
+
+    # --- the client ---------------------------------------------------------------------------
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/")
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}")
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    return app

@@ -1,0 +1,129 @@
+"""Storage: SQLAlchemy 2 models and the database connection (SQLite or PostgreSQL).
+
+The schema is created and upgraded by the Alembic migrations in
+``paston/server/migrations`` when the server starts.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, create_engine
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+
+def default_data_dir() -> Path:
+    """The user's data directory for Paston (``$XDG_DATA_HOME/paston`` or ``~/.local/share/paston``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "paston"
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory."""
+    folder = default_data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'paston.db'}"
+
+
+def normalize_url(url: str) -> str:
+    """Accept ``postgresql://`` and pick the installed driver (psycopg)."""
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url[len("postgresql://") :]
+    if url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url[len("postgres://") :]
+    return url
+
+
+def now() -> datetime:
+    """The current time (UTC)."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the models."""
+
+
+class TableRow(Base):
+    """A table: its name, rules and seat settings."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    rules: Mapped[dict[str, object]] = mapped_column(JSON)
+    settings: Mapped[dict[str, object]] = mapped_column(JSON)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SeatRow(Base):
+    """A seat of a table: a person (with a hashed token once taken) or a bot."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))  # "human" or "bot"
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class DealRow(Base):
+    """A deal's shuffle seed (revealed after the deal) and its published commitment."""
+
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # index in the record's deals
+    seed: Mapped[str] = mapped_column(String(64))
+    commit: Mapped[str] = mapped_column(String(64))
+
+
+class ActionRow(Base):
+    """One accepted action: the log every table is rebuilt from."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # 0, 1, 2 … over the whole game
+    deal: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    command_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for the URL; SQLite files get a busy timeout."""
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        return create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    return create_engine(url, pool_pre_ping=True)
+
+
+def session_factory(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]
+    """Sessions bound to the engine."""
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def migrate(engine: Engine) -> None:
+    """Apply the Alembic migrations up to the newest."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

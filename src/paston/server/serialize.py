@@ -1,0 +1,63 @@
+"""The one place where game state becomes messages: per-audience views as JSON.
+
+Everything sent to a seat or a spectator is built here from a :class:`DealView`
+(which holds only what that audience may know), never from the full state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paston.actions import Action, Kind
+from paston.views import DealView, ViewEvent
+
+
+def action_json(seat: int, action: Action | None, kind: Kind) -> dict[str, Any]:
+    """A public action: a discard's cards are absent when hidden."""
+    out: dict[str, Any] = {"seat": seat, "type": kind.value}
+    if action is None:
+        out["hidden"] = True
+        return out
+    if action.contract is not None:
+        out["value"] = action.contract.name_in_record
+    if kind is Kind.PLAY:
+        out["card"] = str(action.cards[0])
+    elif kind is Kind.DISCARD:
+        out["cards"] = [str(c) for c in action.cards]
+    return out
+
+
+def _event_json(e: ViewEvent) -> dict[str, Any]:
+    return action_json(e.seat, e.action, e.kind)
+
+
+def view_json(view: DealView) -> dict[str, Any]:
+    """A seat's (or a spectator's) view of the current deal."""
+    last = view.completed_tricks[-1] if view.completed_tricks else None
+    return {
+        "seat": view.seat,
+        "phase": view.phase.name.lower(),
+        "to_move": view.to_move,
+        "dealer": view.dealer,
+        "first_bidder": view.first_bidder,
+        "redeal": view.redeal,
+        "hand": [str(c) for c in view.hand],
+        "hand_sizes": list(view.hand_sizes),
+        "prikup": None if view.prikup is None else [str(c) for c in view.prikup],
+        "discard": None if view.discard is None else [str(c) for c in view.discard],
+        "history": [_event_json(e) for e in view.history],
+        "high_bid": None if view.high_bid is None else view.high_bid.name_in_record,
+        "in_auction": list(view.in_auction),
+        "declarer": view.declarer,
+        "contract": None if view.contract is None else view.contract.name_in_record,
+        "whist_answers": list(view.whist_answers),
+        "defenders": list(view.defenders),
+        "trick": [{"seat": s, "card": str(c)} for s, c in view.current_trick],
+        "last_trick": None
+        if last is None
+        else {"plays": [{"seat": s, "card": str(c)} for s, c in last.plays], "winner": last.winner},
+        "tricks": list(view.tricks),
+        "legal": [str(a) for a in view.legal_actions],
+        "totals": list(view.totals),
+        "result": None if view.result is None else view.result.to_record(),
+    }

@@ -1,0 +1,417 @@
+"""Live tables: one sequential executor per table over the action log.
+
+A table is a :class:`~paston.match.Match` rebuilt from the database (deal seeds and
+accepted actions). Commands are checked by the engine, committed to the database, then
+applied and broadcast, each audience getting only its own view. Decks come from a
+CSPRNG: each deal's seed is committed (its SHA-256 published) before the deal and
+revealed once the deal is over, so anyone can check the deck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from paston.actions import Action
+from paston.bots.base import Player, make_player, parse_player_name
+from paston.dealing import shuffled_deck
+from paston.errors import ParseError, PastonError, RulesError
+from paston.match import Match
+from paston.record import to_record
+from paston.rules import Rules
+from paston.server.db import ActionRow, DealRow, SeatRow, TableRow, now
+from paston.server.serialize import view_json
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class TableError(PastonError, ValueError):
+    """A request the server refuses, with a stable code (and a rule for game actions)."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are stored hashed."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def deck_from_seed(seed: str) -> list[int]:
+    """The deck of a deal from its revealed seed (R1.2: shuffle and cut)."""
+    return shuffled_deck(random.Random(seed))
+
+
+@dataclass
+class Seat:
+    """A seat's settings and who holds it."""
+
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass
+class Connection:
+    """A WebSocket connected to a table: a seat, or a spectator (``seat is None``)."""
+
+    send: Send
+    seat: int | None
+
+
+@dataclass
+class Table:
+    """A live table."""
+
+    id: str
+    name: str
+    rules: Rules
+    seats: list[Seat]
+    match: Match
+    seeds: list[tuple[str, str]]  # (seed, commit) per entry of match.deals
+    version: int = 0  # number of accepted actions
+    finished: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: list[Connection] = field(default_factory=list)
+    bots: dict[int, Player] = field(default_factory=dict)
+    recent: dict[str, int] = field(default_factory=dict)  # command id -> version it produced
+    bot_task: asyncio.Task[None] | None = None
+
+    def seat_names(self) -> list[str]:
+        out = []
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot":
+                out.append(f"{s.bot} ({i})")
+            else:
+                out.append(s.name or f"Seat {i}")
+        return out
+
+    def online(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table (lobby, headers)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules.to_dict(),
+            "finished": self.finished,
+            "version": self.version,
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": self.seat_names()[i],
+                    "taken": s.taken,
+                    "online": s.kind == "bot" or self.online(i),
+                }
+                for i, s in enumerate(self.seats)
+            ],
+        }
+
+    def sheet(self) -> list[dict[str, Any]]:
+        """Deal-by-deal scores and running totals, with the resets of R8.2 marked."""
+        rows = []
+        previous = (0, 0, 0)
+        number = 0
+        for deal, totals in zip(self.match.deals, self.match.deal_totals, strict=True):
+            if deal.result is None or totals is None:
+                continue
+            number += 1
+            scores = deal.result.scores
+            resets = [s for s in range(3) if totals[s] == 0 and previous[s] + scores[s] == -self.rules.target]
+            rows.append(
+                {
+                    "deal": number,
+                    "declarer": deal.result.declarer,
+                    "outcome": deal.result.outcome,
+                    "contract": None if deal.result.contract is None else deal.result.contract.name_in_record,
+                    "scores": list(scores),
+                    "totals": list(totals),
+                    "resets": resets,
+                }
+            )
+            previous = totals
+        return rows
+
+    def state_for(self, seat: int | None) -> dict[str, Any]:
+        """The full state message for one audience."""
+        current = len(self.match.deals) - 1
+        deals = []
+        for i, (seed, commit) in enumerate(self.seeds):
+            over = i < current or self.match.deals[i].is_over
+            deals.append({"commit": commit, "seed": seed if over else None})
+        return {
+            "type": "state",
+            "version": self.version,
+            "you": seat,
+            "table": self.summary(),
+            "view": view_json(self.match.view(seat)),
+            "sheet": self.sheet(),
+            "deals": deals,
+            "winners": list(self.match.winners),
+        }
+
+
+class TableManager:
+    """All live tables of a server, backed by the database."""
+
+    def __init__(self, sessions: sessionmaker[Session], *, bot_delay: float = 0.6) -> None:
+        self.sessions = sessions
+        self.bot_delay = bot_delay
+        self.tables: dict[str, Table] = {}
+
+    # --- loading --------------------------------------------------------------------------
+    def load_all(self) -> None:
+        """Rebuild every table from the action log."""
+        with self.sessions() as session:
+            for row in session.scalars(select(TableRow)):
+                self.tables[row.id] = self._rebuild(session, row)
+
+    def _rebuild(self, session: Session, row: TableRow) -> Table:
+        rules = Rules.from_dict(row.rules)
+        seats_rows = sorted(
+            session.scalars(select(SeatRow).where(SeatRow.table_id == row.id)), key=lambda s: s.seat
+        )
+        seats = [Seat(s.kind, s.bot, s.name, s.token_hash) for s in seats_rows]
+        match = Match(first_dealer=row.first_dealer, rules=rules, seats=("", "", ""))
+        table = Table(row.id, row.name, rules, seats, match, [])
+        match.seats = tuple(table.seat_names())  # type: ignore[assignment]
+        deal_rows = sorted(
+            session.scalars(select(DealRow).where(DealRow.table_id == row.id)), key=lambda d: d.number
+        )
+        actions = sorted(
+            session.scalars(select(ActionRow).where(ActionRow.table_id == row.id)), key=lambda a: a.seq
+        )
+        by_deal: dict[int, list[ActionRow]] = {}
+        for a in actions:
+            by_deal.setdefault(a.deal, []).append(a)
+        for d in deal_rows:
+            match.deal_next(deck_from_seed(d.seed))
+            table.seeds.append((d.seed, d.commit))
+            for a in by_deal.get(d.number, []):
+                match.apply(Action.parse(a.action), a.seat)
+                table.version += 1
+        self._deal_on(session, table)  # a deal the server had no time to deal before stopping
+        session.commit()
+        table.finished = match.is_over
+        self._make_bots(table)
+        return table
+
+    def _make_bots(self, table: Table) -> None:
+        for i, s in enumerate(table.seats):
+            if s.kind == "bot" and s.bot:
+                table.bots[i] = make_player(s.bot, seed=secrets.randbits(64))
+
+    # --- creating and seating ---------------------------------------------------------------
+    def create(self, name: str, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Table:
+        """Create a table; ``seats`` are three ``{"kind": "human"}`` or
+        ``{"kind": "bot", "bot": "pimc", "level": 3}``."""
+        name = name.strip()
+        if not 1 <= len(name) <= 80:
+            raise TableError("bad-name", "the table name must have 1 to 80 characters")
+        try:
+            rule_set = Rules.from_dict(rules)
+        except RulesError as err:
+            raise TableError("bad-rules", str(err)) from None
+        if len(seats) != 3:
+            raise TableError("bad-seats", "a table has exactly three seats")
+        seat_list = []
+        for i, spec in enumerate(seats):
+            kind = spec.get("kind")
+            if kind == "human":
+                seat_list.append(Seat("human"))
+            elif kind == "bot":
+                bot = str(spec.get("bot", "pimc")).strip().lower()
+                level = spec.get("level")
+                if level is not None:
+                    bot = f"{bot}:{level}"
+                try:
+                    parse_player_name(bot)
+                except ParseError as err:
+                    raise TableError("bad-seats", f"seat {i}: {err}") from None
+                seat_list.append(Seat("bot", bot=bot))
+            else:
+                raise TableError("bad-seats", f"seat {i} must be 'human' or 'bot', not {kind!r}")
+        table_id = secrets.token_urlsafe(9)
+        first_dealer = secrets.randbelow(3)
+        with self.sessions() as session, session.begin():
+            session.add(
+                TableRow(
+                    id=table_id, name=name, rules=rule_set.to_dict(), settings={}, first_dealer=first_dealer
+                )
+            )
+            for i, s in enumerate(seat_list):
+                session.add(SeatRow(table_id=table_id, seat=i, kind=s.kind, bot=s.bot))
+        match = Match(first_dealer=first_dealer, rules=rule_set, seats=("", "", ""))
+        table = Table(table_id, name, rule_set, seat_list, match, [])
+        match.seats = tuple(table.seat_names())  # type: ignore[assignment]
+        self._make_bots(table)
+        with self.sessions() as session, session.begin():
+            self._deal_on(session, table)
+        self.tables[table_id] = table
+        return table
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("no-table", f"there is no table {table_id!r}")
+        return table
+
+    def take_seat(self, table_id: str, seat: int, name: str) -> str:
+        """Give a free human seat to a person; returns the seat token (shown once)."""
+        table = self.get(table_id)
+        if seat not in (0, 1, 2):
+            raise TableError("bad-seat", "seats are 0, 1 and 2")
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise TableError("bad-name", "your name must have 1 to 40 characters")
+        s = table.seats[seat]
+        if s.taken:
+            raise TableError("seat-taken", f"seat {seat} is already taken")
+        token = secrets.token_urlsafe(24)
+        s.name = name
+        s.token_hash = hash_token(token)
+        with self.sessions() as session, session.begin():
+            row = session.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            ).one()
+            row.name = name
+            row.token_hash = s.token_hash
+        table.match.seats = tuple(table.seat_names())  # type: ignore[assignment]
+        return token
+
+    def seat_of(self, table: Table, token: str | None) -> int | None:
+        """The seat a token belongs to (``None``: a spectator). A bad token is an error."""
+        if token is None:
+            return None
+        digest = hash_token(token)
+        for i, s in enumerate(table.seats):
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return i
+        raise TableError("bad-token", "this seat token is not valid for this table")
+
+    # --- playing --------------------------------------------------------------------------------
+    def _deal_on(self, session: Session, table: Table) -> None:
+        """Deal as long as the game needs a deck (redeals included), committing each seed."""
+        match = table.match
+        while match.needs_deck:
+            seed = secrets.token_hex(16)
+            commit = hashlib.sha256(seed.encode()).hexdigest()
+            session.add(DealRow(table_id=table.id, number=len(match.deals), seed=seed, commit=commit))
+            match.deal_next(deck_from_seed(seed))
+            table.seeds.append((seed, commit))
+
+    async def act(
+        self, table_id: str, seat: int, text: str, version: int | None, command_id: str | None
+    ) -> int:
+        """Apply one action for ``seat``; returns the new version. Checked by the engine,
+        committed, then broadcast."""
+        table = self.get(table_id)
+        async with table.lock:
+            if command_id is not None and command_id in table.recent:
+                return table.recent[command_id]
+            if version is not None and version != table.version:
+                raise TableError("stale", f"the table is at version {table.version}, not {version}: resync")
+            try:
+                action = Action.parse(text)
+            except ParseError as err:
+                raise TableError(err.code, str(err)) from None
+            deal = table.match.deal
+            if deal is None:
+                raise TableError("game-over", "the game is over", "R8.3")
+            error = deal.why_illegal(action, seat)
+            if error is not None:
+                raise TableError(error.code, str(error), error.rule)
+            self._commit(table, seat, action, command_id)
+            if command_id is not None:
+                table.recent[command_id] = table.version
+                if len(table.recent) > 1000:
+                    table.recent.pop(next(iter(table.recent)))
+            version_now = table.version
+        await self.broadcast(table)
+        self.schedule_bots(table)
+        return version_now
+
+    async def broadcast(self, table: Table) -> None:
+        """Send every connection its own state (the only place states are sent)."""
+        for conn in list(table.connections):
+            try:
+                await conn.send(table.state_for(conn.seat))
+            except Exception:
+                if conn in table.connections:
+                    table.connections.remove(conn)
+
+    def schedule_bots(self, table: Table) -> None:
+        """If a bot is to move, let it act after a short delay (in a worker thread)."""
+        seat = table.match.to_move
+        if seat is None or seat not in table.bots:
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        table.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(table))
+
+    async def _bot_turn(self, table: Table) -> None:
+        while True:
+            seat = table.match.to_move
+            if seat is None or seat not in table.bots:
+                return
+            await asyncio.sleep(self.bot_delay)
+            version = table.version
+            view = table.match.view(seat)
+            action = await asyncio.to_thread(table.bots[seat].choose, view)
+            async with table.lock:
+                deal = table.match.deal
+                if version != table.version or deal is None or deal.why_illegal(action, seat) is not None:
+                    continue
+                self._commit(table, seat, action, None)
+            await self.broadcast(table)
+
+    def _commit(self, table: Table, seat: int, action: Action, command_id: str | None) -> None:
+        """Log a legal action (committed first: the log is the truth), apply it, and deal
+        on. The caller holds the table's lock."""
+        deal_number = len(table.match.deals) - 1
+        with self.sessions() as session, session.begin():
+            session.add(
+                ActionRow(
+                    table_id=table.id,
+                    seq=table.version,
+                    deal=deal_number,
+                    seat=seat,
+                    action=str(action),
+                    command_id=command_id,
+                )
+            )
+        table.match.apply(action, seat)
+        table.version += 1
+        with self.sessions() as session, session.begin():
+            self._deal_on(session, table)
+            if table.match.is_over and not table.finished:
+                table.finished = True
+                row = session.get(TableRow, table.id)
+                if row is not None:
+                    row.finished = now()
+
+    def record(self, table_id: str) -> dict[str, Any]:
+        """The ``paston/1`` record, only once the game is over (it holds every hand)."""
+        table = self.get(table_id)
+        if not table.finished:
+            raise TableError("game-not-over", "the record is available when the game is over")
+        return to_record(table.match)

@@ -1,0 +1,318 @@
+"""The web server in process: lobby API, WebSocket play, errors, reconnection, no leaks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from paston.cards import ALL_CARDS
+from paston.record import from_record
+from paston.server.app import create_app
+
+ALL_CODES = {r + s for r in "789TJQKA" for s in "SCDH"}
+
+
+@pytest.fixture()
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'paston.db'}"
+
+
+@pytest.fixture()
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, bot_delay=0.0)) as c:
+        yield c
+
+
+def new_table(client: TestClient, seats: list[dict[str, Any]], target: int = 20) -> str:
+    res = client.post("/api/tables", json={"name": "Test", "rules": {"target": target}, "seats": seats})
+    assert res.status_code == 201, res.text
+    body = res.json()
+    assert body["invite"] == f"/t/{body['id']}"
+    return str(body["id"])
+
+
+HUMANS = [{"kind": "human"}] * 3
+
+
+def take(client: TestClient, table: str, seat: int, name: str) -> str:
+    res = client.post(f"/api/tables/{table}/seats/{seat}", json={"name": name})
+    assert res.status_code == 200, res.text
+    return str(res.json()["token"])
+
+
+def receive_state(ws: Any, version: int | None = None) -> dict[str, Any]:
+    """Read messages until a state (at ``version`` if given) arrives."""
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "state" and (version is None or msg["version"] >= version):
+            return dict(msg)
+
+
+def known_codes(view: dict[str, Any]) -> set[str]:
+    """Every card code that appears anywhere in a view."""
+    found: set[str] = set()
+
+    def walk(x: object) -> None:
+        if isinstance(x, str) and x in ALL_CODES:
+            found.add(x)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(view)
+    return found
+
+
+def test_lobby_lists_open_tables_and_refuses_bad_requests(client: TestClient) -> None:
+    table = new_table(client, HUMANS)
+    listed = client.get("/api/tables").json()
+    assert [t["id"] for t in listed] == [table]
+    assert client.get(f"/api/tables/{table}").json()["seats"][0]["taken"] is False
+    assert client.get("/api/tables/nope").status_code == 404
+    bad = client.post("/api/tables", json={"name": "x", "rules": {"target": "abc"}, "seats": HUMANS})
+    assert bad.status_code == 400 and "target" in bad.json()["error"]["message"]
+    bad = client.post("/api/tables", json={"name": "x", "seats": HUMANS[:2]})
+    assert bad.status_code == 422
+    take(client, table, 0, "Ana")
+    again = client.post(f"/api/tables/{table}/seats/0", json={"name": "Bo"})
+    assert again.status_code == 409
+    assert client.get(f"/api/tables/{table}/record").status_code == 409
+
+
+def play_three_humans(
+    client: TestClient, table: str, tokens: list[str], rng: random.Random
+) -> dict[str, Any]:
+    """Three WebSocket clients play the whole game with random legal actions; returns the
+    last state and checks every message each seat gets for leaks."""
+    with (
+        client.websocket_connect(f"/ws/tables/{table}") as w0,
+        client.websocket_connect(f"/ws/tables/{table}") as w1,
+        client.websocket_connect(f"/ws/tables/{table}") as w2,
+        client.websocket_connect(f"/ws/tables/{table}") as watcher,
+    ):
+        sockets = [w0, w1, w2]
+        for ws, token in zip(sockets, tokens, strict=True):
+            ws.send_json({"type": "hello", "token": token})
+        watcher.send_json({"type": "hello", "token": None})
+        states = [receive_state(ws) for ws in sockets]
+        receive_state(watcher)
+        version = max(s["version"] for s in states)
+        states = [receive_state(ws, version) for ws in sockets]
+        steps = 0
+        while not states[0]["winners"]:
+            seat = states[0]["view"]["to_move"]
+            assert seat is not None
+            legal = states[seat]["view"]["legal"]
+            assert legal, states[seat]["view"]
+            for s in range(3):
+                if s != seat:
+                    assert states[s]["view"]["legal"] == []
+            action = rng.choice(legal)
+            sockets[seat].send_json({"type": "act", "action": action, "version": version, "id": f"c{steps}"})
+            version += 1
+            states = [receive_state(ws, version) for ws in sockets]
+            public = receive_state(watcher, version)
+            for s, st in enumerate(states):
+                view = st["view"]
+                allowed = set(view["hand"])
+                for h in view["history"]:
+                    if h["type"] == "play":
+                        allowed.add(h["card"])
+                if view["prikup"] is not None:
+                    assert view["declarer"] == s
+                    allowed |= set(view["prikup"]) | set(view["discard"] or [])
+                assert known_codes(view) <= allowed, f"seat {s} sees hidden cards"
+            assert public["view"]["hand"] == [] and public["view"]["prikup"] is None
+            assert known_codes(public["view"]) <= {
+                h["card"] for h in public["view"]["history"] if h["type"] == "play"
+            }
+            steps += 1
+            assert steps < 5000
+        return states[0]
+
+
+def test_three_clients_play_a_whole_game_and_nothing_leaks(client: TestClient) -> None:
+    table = new_table(client, HUMANS)
+    tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
+    final = play_three_humans(client, table, tokens, random.Random(3))
+    assert final["winners"]
+    record = client.get(f"/api/tables/{table}/record")
+    assert record.status_code == 200
+    match = from_record(record.json())
+    assert list(match.winners) == final["winners"]
+    assert [t["id"] for t in client.get("/api/games").json()] == [table]
+
+
+def test_illegal_stale_out_of_turn_and_malformed_messages_change_nothing(client: TestClient) -> None:
+    table = new_table(client, HUMANS)
+    tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        state = receive_state(ws)
+        view = state["view"]
+        mover = view["to_move"]
+        version = state["version"]
+        cases = [
+            ({"type": "act", "action": "bid clubs", "version": version}, None),
+            ({"type": "act", "action": "bid notrump", "version": version}, "parse-contract"),
+            ({"type": "act", "action": "ZZ", "version": version}, "parse-action"),
+            ({"type": "act", "action": "pass", "version": version + 5}, "stale"),
+            ({"type": "act", "action": "pass", "version": version, "extra": 1}, "malformed"),
+            ({"type": "act"}, "malformed"),
+            ({"type": "fly"}, "malformed"),
+            ({"type": "hello", "token": None}, "already-joined"),
+        ]
+        for message, code in cases:
+            ws.send_json(message)
+            reply = ws.receive_json()
+            assert reply["type"] == "error", reply
+            if code is not None:
+                assert reply["code"] == code, reply
+            else:
+                # seat 0 is either out of turn or bidding clubs first: a rule is named
+                assert reply.get("rule") in ("R3.2",) or reply["code"] == "not-your-turn", reply
+        ws.send_text("{not json")
+        assert ws.receive_json()["code"] == "malformed"
+        ws.send_text("x" * 5000)
+        assert ws.receive_json()["code"] == "too-large"
+        ws.send_json({"type": "sync"})
+        again = receive_state(ws)
+        assert again["version"] == version and again["view"] == view
+        if mover != 0:
+            ws.send_json({"type": "act", "action": "pass", "version": version})
+            reply = ws.receive_json()
+            assert reply["code"] == "not-your-turn" and reply["rule"] == "R3.2"
+
+
+def test_bad_token_and_spectator_cannot_act(client: TestClient) -> None:
+    table = new_table(client, HUMANS)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": "forged"})
+        assert ws.receive_json()["code"] == "bad-token"
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        state = receive_state(ws)
+        assert state["you"] is None and state["view"]["hand"] == []
+        ws.send_json({"type": "act", "action": "pass", "version": state["version"], "id": "x"})
+        assert ws.receive_json()["code"] == "spectator"
+
+
+def test_two_tabs_on_one_seat_and_duplicate_command_ids(client: TestClient) -> None:
+    table = new_table(client, HUMANS)
+    tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
+    with client.websocket_connect(f"/ws/tables/{table}") as probe:
+        probe.send_json({"type": "hello", "token": None})
+        mover = receive_state(probe)["view"]["to_move"]
+    with (
+        client.websocket_connect(f"/ws/tables/{table}") as tab1,
+        client.websocket_connect(f"/ws/tables/{table}") as tab2,
+    ):
+        tab1.send_json({"type": "hello", "token": tokens[mover]})
+        s1 = receive_state(tab1)
+        tab2.send_json({"type": "hello", "token": tokens[mover]})
+        s2 = receive_state(tab2)
+        assert s1["view"]["hand"] == s2["view"]["hand"]
+        version = s2["version"]
+        tab1.send_json({"type": "act", "action": "pass", "version": version, "id": "same"})
+        after = receive_state(tab1, version + 1)
+        assert receive_state(tab2, version + 1)["view"] == after["view"]
+        while (msg := tab1.receive_json())["type"] != "ack":
+            pass
+        assert msg == {"type": "ack", "id": "same", "version": version + 1}
+        # the same command again: answered from memory, applied once
+        tab2.send_json({"type": "act", "action": "pass", "version": version, "id": "same"})
+        while (msg := tab2.receive_json())["type"] != "ack":
+            pass
+        assert msg["version"] == version + 1
+
+
+def test_reconnect_resumes_the_seat_and_restart_keeps_every_table(db_url: str) -> None:
+    rng = random.Random(5)
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        table = new_table(client, HUMANS)
+        tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            state = receive_state(ws)
+        # a few actions, each seat connecting when it must act
+        for _ in range(6):
+            seat = state["view"]["to_move"]
+            with client.websocket_connect(f"/ws/tables/{table}") as ws:
+                ws.send_json({"type": "hello", "token": tokens[seat]})
+                mine = receive_state(ws)
+                ws.send_json(
+                    {"type": "act", "action": rng.choice(mine["view"]["legal"]), "version": mine["version"]}
+                )
+                state = receive_state(ws, mine["version"] + 1)
+        before = state
+    # the server stops; a new one on the same database continues the table
+    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+        seat = before["view"]["to_move"]
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[seat]})
+            resumed = receive_state(ws)
+        assert resumed["version"] == before["version"]
+        assert resumed["view"]["history"] == before["view"]["history"]
+        assert resumed["deals"] == before["deals"]
+        final = play_three_humans(client, table, tokens, rng)
+        assert final["winners"]
+
+
+def test_bots_fill_seats_and_play_on_the_server(client: TestClient) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]
+    table = new_table(client, seats, target=15)
+    token = take(client, table, 0, "Ana")
+    rng = random.Random(9)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        state = receive_state(ws)
+        for _ in range(3000):
+            if state["winners"]:
+                break
+            view = state["view"]
+            if view["to_move"] == 0:
+                ws.send_json(
+                    {"type": "act", "action": rng.choice(view["legal"]), "version": state["version"]}
+                )
+            state = receive_state(ws, state["version"] + 1)
+        assert state["winners"]
+        assert all(s["online"] for s in state["table"]["seats"])
+
+
+def test_deck_commitments_are_revealed_after_each_deal(client: TestClient) -> None:
+    import hashlib
+
+    from paston.server.tables import deck_from_seed
+
+    table = new_table(client, [{"kind": "bot", "bot": "random"}] * 3, target=10)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        state = receive_state(ws)
+        while not state["winners"]:
+            state = receive_state(ws, state["version"] + 1)
+    record = client.get(f"/api/tables/{table}/record").json()
+    assert len(state["deals"]) == len(record["deals"])
+    for published, deal in zip(state["deals"], record["deals"], strict=True):
+        assert hashlib.sha256(published["seed"].encode()).hexdigest() == published["commit"]
+        codes = [str(ALL_CARDS[i]) for i in deck_from_seed(published["seed"])]
+        assert codes == deal["deck"]
+
+
+def test_websocket_origin_is_checked(client: TestClient) -> None:
+    table = new_table(client, HUMANS)
+    from starlette.websockets import WebSocketDisconnect
+
+    evil = {"origin": "http://evil.example"}
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect(f"/ws/tables/{table}", headers=evil) as ws,
+    ):
+        ws.receive_json()
