@@ -52,6 +52,26 @@ static inline int lowest(uint32_t x) { return __builtin_ctz(x); }
 static inline int highest(uint32_t x) { return 31 - __builtin_clz(x); }
 
 /* --- keys ----------------------------------------------------------------------------- */
+/* COMPRESS[all][m]: the bits of m at the positions of all's set bits, packed low
+   (a software pext over 8 bits), filled once when the module loads. */
+static uint8_t COMPRESS[256][256];
+
+static void fill_compress(void) {
+    for (int all = 0; all < 256; all++)
+        for (int m = 0; m < 256; m++) {
+            int out = 0, k = 0;
+            for (int r = 0; r < 8; r++)
+                if (all >> r & 1) {
+                    if (m >> r & 1) out |= 1 << k;
+                    k++;
+                }
+            COMPRESS[all][m] = (uint8_t)out;
+        }
+}
+
+/* The exact key of a trick-boundary position by relative ranks: per suit, which of the
+   remaining cards (in rank order) seats 1 and 2 hold (seat 0 holds the rest), and how
+   many remain; plus the leader and the search context. */
 static void make_key(const Search *s, int leader, uint64_t *k0, uint64_t *k1) {
     uint64_t parts[4];
     for (int suit = 0; suit < 4; suit++) {
@@ -59,16 +79,8 @@ static void make_key(const Search *s, int leader, uint64_t *k0, uint64_t *k1) {
         uint32_t m1 = (s->hand[1] >> (suit * 8)) & 0xFF;
         uint32_t m2 = (s->hand[2] >> (suit * 8)) & 0xFF;
         uint32_t all = m0 | m1 | m2;
-        uint64_t owners = 0;
-        int n = 0;
-        while (all) {
-            int r = highest(all);
-            all &= ~(1u << r);
-            uint64_t who = (m0 >> r & 1) ? 0 : (m1 >> r & 1) ? 1 : 2;
-            owners |= who << (2 * n);
-            n++;
-        }
-        parts[suit] = owners | ((uint64_t)n << 16);
+        const uint8_t *row = COMPRESS[all];
+        parts[suit] = (uint64_t)row[m1] | ((uint64_t)row[m2] << 8) | ((uint64_t)popc(all) << 16);
     }
     *k0 = parts[0] | (parts[1] << 20) | (parts[2] << 40);
     *k1 = parts[3] | ((uint64_t)leader << 20) | (s->ctx << 22);
@@ -123,21 +135,34 @@ static uint32_t legal_mask(const Search *s, int seat, int lead_suit) {
 }
 
 /* Keep one card of each run of touching cards (no other remaining card between). */
-static uint32_t reduce_equivalent(uint32_t legal, uint32_t remaining) {
-    uint32_t out = 0;
-    uint32_t m = legal;
-    while (m) {
-        int c = lowest(m);
-        m &= m - 1;
-        out |= 1u << c;
-        /* skip the cards above c that are in `legal` and touch c in `remaining` */
-        int suit_top = (SUIT(c) << 3) + 7;
-        int d = c + 1;
-        while (d <= suit_top) {
-            if (!(remaining >> d & 1)) { d++; continue; }
-            if (legal >> d & 1) { m &= ~(1u << d); d++; continue; }
-            break;
+/* Keep one card of each run of touching cards (no other remaining card between):
+   REDUCE[remaining byte][legal byte] per suit, filled once when the module loads. */
+static uint8_t REDUCE[256][256];
+
+static void fill_reduce(void) {
+    for (int rem = 0; rem < 256; rem++)
+        for (int legal = 0; legal < 256; legal++) {
+            int out = 0, m = legal & rem;
+            while (m) {
+                int c = __builtin_ctz(m);
+                m &= m - 1;
+                out |= 1 << c;
+                int d = c + 1;
+                while (d < 8) {
+                    if (!(rem >> d & 1)) { d++; continue; }
+                    if (legal >> d & 1) { m &= ~(1 << d); d++; continue; }
+                    break;
+                }
+            }
+            REDUCE[rem][legal] = (uint8_t)out;
         }
+}
+
+static inline uint32_t reduce_equivalent(uint32_t legal, uint32_t remaining) {
+    uint32_t out = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint32_t l = legal >> (8 * suit) & 0xFF;
+        if (l) out |= (uint32_t)REDUCE[remaining >> (8 * suit) & 0xFF][l] << (8 * suit);
     }
     return out;
 }
@@ -778,4 +803,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "Compiled double-dummy search.", -1, methods};
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__core(void) {
+    fill_compress();
+    fill_reduce();
+    return PyModule_Create(&module);
+}

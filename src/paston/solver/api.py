@@ -101,6 +101,8 @@ class Solver:
         if sum(pos.tricks) + pos.cards_left != 10:
             raise PositionError("not-full-deal", "max^n scores need a position of a 10-trick deal")
         rules = rules or Rules()
+        if len(pos.defenders) == 1:
+            return self._maxn_two_hand(pos, rules)
         flat = 1 if rules.lone_defender == "flat" else 0
         (t0, t1, t2), per_card, nodes = _core.maxn(
             self._args(pos), pos.tricks, int(pos.contract), flat, self._maxn_tt
@@ -116,6 +118,32 @@ class Solver:
             tricks=(t0, t1, t2),
             card_scores={ALL_CARDS[c]: scores(v) for c, v in sorted(per_card.items())},
             nodes=int(nodes),
+        )
+
+    def _maxn_two_hand(self, pos: Position, rules: Rules) -> MaxnSolution:
+        """Two-hand play: the lone defender's score rises with its own tricks (its ties
+        prefer fewer declarer tricks, i.e. more of its own), and the tricks sum to 10, so
+        max^n is exactly the declarer-against-defender search."""
+        solution = self.solve(pos)
+        defender = pos.defenders[0]
+
+        def tricks_of(declarer_tricks: int) -> tuple[int, int, int]:
+            t = [0, 0, 0]
+            t[pos.declarer] = declarer_tricks
+            t[defender] = 10 - declarer_tricks
+            return t[0], t[1], t[2]
+
+        def scores(t: tuple[int, int, int]) -> Scores:
+            return played_scores(
+                pos.contract, declarer=pos.declarer, defenders=pos.defenders, tricks=t, rules=rules
+            )
+
+        final = tricks_of(solution.value)
+        return MaxnSolution(
+            scores=scores(final),
+            tricks=final,
+            card_scores={c: scores(tricks_of(v)) for c, v in solution.card_values.items()},
+            nodes=solution.nodes,
         )
 
 
