@@ -258,6 +258,7 @@ class TableManager:
                     id=table_id, name=name, rules=rule_set.to_dict(), settings={}, first_dealer=first_dealer
                 )
             )
+            session.flush()  # the table row exists before its seats refer to it
             for i, s in enumerate(seat_list):
                 session.add(SeatRow(table_id=table_id, seat=i, kind=s.kind, bot=s.bot))
         match = Match(first_dealer=first_dealer, rules=rule_set, seats=("", "", ""))
