@@ -16,6 +16,7 @@ An illegal, stale, out-of-turn or malformed message gets an error naming the pro
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,7 +33,7 @@ from paston.server.db import default_database_url, make_engine, migrate, session
 from paston.server.tables import Connection, TableError, TableManager
 
 MAX_MESSAGE_BYTES = 4096
-MAX_MESSAGES_PER_SECOND = 20
+MAX_MESSAGES_PER_SECOND = 20  # sustained; bursts of twice that are allowed
 HELLO_TIMEOUT = 30.0
 STATIC = Path(__file__).parent / "static"
 
@@ -172,21 +173,23 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
             await websocket.send_json(_error(code, str(err) if isinstance(err, TableError) else "bad hello"))
             await websocket.close(code=1008)
             return
-        conn = Connection(send=websocket.send_json, seat=seat)
+        conn = Connection(send=websocket.send_text, seat=seat)
         table.connections.append(conn)
         try:
             await manager.broadcast(table)
             manager.schedule_bots(table)
-            window_start, count = time.monotonic(), 0
+            allowance, last = 2.0 * MAX_MESSAGES_PER_SECOND, time.monotonic()
             while True:
                 raw = await websocket.receive_text()
-                now = time.monotonic()
-                if now - window_start >= 1.0:
-                    window_start, count = now, 0
-                count += 1
-                if count > MAX_MESSAGES_PER_SECOND:
+                now = time.monotonic()  # token bucket: refills at the sustained rate
+                allowance = min(
+                    2.0 * MAX_MESSAGES_PER_SECOND, allowance + (now - last) * MAX_MESSAGES_PER_SECOND
+                )
+                last = now
+                if allowance < 1.0:
                     await websocket.send_json(_error("rate-limited", "too many messages; slow down"))
                     continue
+                allowance -= 1.0
                 if len(raw.encode()) > MAX_MESSAGE_BYTES:
                     await websocket.send_json(
                         _error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
@@ -204,7 +207,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
                 if isinstance(message, Ping):
                     await websocket.send_json({"type": "pong"})
                 elif isinstance(message, Sync):
-                    await websocket.send_json(table.state_for(seat))
+                    await websocket.send_text(json.dumps(table.state_for(seat), separators=(",", ":")))
                 elif isinstance(message, Hello):
                     await websocket.send_json(_error("already-joined", "hello was already received"))
                 else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import random
 import secrets
 from collections.abc import Awaitable, Callable
@@ -31,7 +32,7 @@ from paston.rules import Rules
 from paston.server.db import ActionRow, DealRow, SeatRow, TableRow, now
 from paston.server.serialize import view_json
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]
 
 
 class TableError(PastonError, ValueError):
@@ -151,23 +152,39 @@ class Table:
             previous = totals
         return rows
 
-    def state_for(self, seat: int | None) -> dict[str, Any]:
-        """The full state message for one audience."""
+    def _shared(self) -> dict[str, Any]:
+        """The parts of a state that every audience gets alike."""
         current = len(self.match.deals) - 1
         deals = []
         for i, (seed, commit) in enumerate(self.seeds):
             over = i < current or self.match.deals[i].is_over
             deals.append({"commit": commit, "seed": seed if over else None})
         return {
-            "type": "state",
-            "version": self.version,
-            "you": seat,
             "table": self.summary(),
-            "view": view_json(self.match.view(seat)),
             "sheet": self.sheet(),
             "deals": deals,
             "winners": list(self.match.winners),
         }
+
+    def state_for(self, seat: int | None) -> dict[str, Any]:
+        """The full state message for one audience."""
+        return {
+            "type": "state",
+            "version": self.version,
+            "you": seat,
+            "view": view_json(self.match.view(seat)),
+            **self._shared(),
+        }
+
+    def state_texts(self, audiences: set[int | None]) -> dict[int | None, str]:
+        """The state of each audience as JSON text; the shared parts are encoded once."""
+        shared = json.dumps(self._shared(), separators=(",", ":"))[1:]  # without its "{"
+        out = {}
+        for seat in audiences:
+            view = json.dumps(view_json(self.match.view(seat)), separators=(",", ":"))
+            you = "null" if seat is None else str(seat)
+            out[seat] = f'{{"type":"state","version":{self.version},"you":{you},"view":{view},{shared}'
+        return out
 
 
 class TableManager:
@@ -352,10 +369,15 @@ class TableManager:
         return version_now
 
     async def broadcast(self, table: Table) -> None:
-        """Send every connection its own state (the only place states are sent)."""
+        """Send every connection its own state (the only place states are sent); each
+        audience's message is built and encoded once."""
+        texts = table.state_texts({c.seat for c in table.connections})
         for conn in list(table.connections):
+            text = texts.get(conn.seat)
+            if text is None:  # joined while this broadcast was sending
+                text = texts[conn.seat] = table.state_texts({conn.seat})[conn.seat]
             try:
-                await conn.send(table.state_for(conn.seat))
+                await conn.send(text)
             except Exception:
                 if conn in table.connections:
                     table.connections.remove(conn)
@@ -402,13 +424,14 @@ class TableManager:
             )
         table.match.apply(action, seat)
         table.version += 1
-        with self.sessions() as session, session.begin():
-            self._deal_on(session, table)
-            if table.match.is_over and not table.finished:
-                table.finished = True
-                row = session.get(TableRow, table.id)
-                if row is not None:
-                    row.finished = now()
+        if table.match.needs_deck or (table.match.is_over and not table.finished):
+            with self.sessions() as session, session.begin():
+                self._deal_on(session, table)
+                if table.match.is_over and not table.finished:
+                    table.finished = True
+                    row = session.get(TableRow, table.id)
+                    if row is not None:
+                        row.finished = now()
 
     def record(self, table_id: str) -> dict[str, Any]:
         """The ``paston/1`` record, only once the game is over (it holds every hand)."""

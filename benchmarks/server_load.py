@@ -1,0 +1,172 @@
+"""Many tables at once on loopback: three WebSocket clients per table play random legal
+moves against a real ``paston serve`` process.
+
+    python benchmarks/server_load.py [--tables 100] [--seconds 30] [--database-url URL]
+
+Reports accepted actions per second, the p50/p99/max time from a client sending an
+action to every client of the table having the resulting update, errors, and lost
+actions (accepted actions missing from the server's final state). Target on this
+machine: 100 concurrent tables with p99 <= 50 ms and no errors or lost actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return dict(json.loads(res.read()))
+
+
+class TableRun:
+    """Three clients of one table and the timing of its actions."""
+
+    def __init__(self, table: str, tokens: list[str]) -> None:
+        self.table = table
+        self.tokens = tokens
+        self.sent_at: dict[int, float] = {}  # version produced -> send time
+        self.seen: dict[int, int] = {}  # version -> clients that have it
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.acked = 0
+        self.version = 0
+
+
+async def client(port: int, run: TableRun, seat: int, deadline: float, rng: random.Random) -> None:
+    async with connect(f"ws://127.0.0.1:{port}/ws/tables/{run.table}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": run.tokens[seat]}))
+        while time.perf_counter() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
+            except TimeoutError:
+                break
+            msg = json.loads(raw)
+            now = time.perf_counter()
+            if msg["type"] == "error":
+                run.errors.append(msg["code"])
+                continue
+            if msg["type"] == "ack":
+                run.acked += 1
+                continue
+            if msg["type"] != "state":
+                continue
+            v = msg["version"]
+            run.version = max(run.version, v)
+            if v in run.sent_at:
+                run.seen[v] = run.seen.get(v, 0) + 1
+                if run.seen[v] == 3:
+                    run.latencies.append(now - run.sent_at.pop(v))
+            view = msg["view"]
+            if msg["winners"] or view["to_move"] != seat or not view["legal"]:
+                continue
+            if v + 1 in run.sent_at:
+                continue  # already acted on this version (a repeated state)
+            run.sent_at[v + 1] = time.perf_counter()
+            await ws.send(
+                json.dumps(
+                    {"type": "act", "action": rng.choice(view["legal"]), "version": v, "id": f"{seat}-{v}"}
+                )
+            )
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    port = free_port()
+    db = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'load.db'}"
+    paston = Path(sys.executable).parent / "paston"
+    proc = subprocess.Popen(
+        [str(paston), "serve", "--port", str(port), "--database-url", db, "--bot-delay", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        runs = []
+        for i in range(args.tables):
+            table = post(
+                port, "/api/tables", {"name": f"load {i}", "rules": {}, "seats": [{"kind": "human"}] * 3}
+            )["id"]
+            tokens = [
+                post(port, f"/api/tables/{table}/seats/{s}", {"name": f"p{s}"})["token"] for s in range(3)
+            ]
+            runs.append(TableRun(table, tokens))
+        start = time.perf_counter()
+        deadline = start + args.seconds
+        rng = random.Random(args.seed)
+        await asyncio.gather(
+            *(
+                client(port, run, seat, deadline, random.Random(rng.random()))
+                for run in runs
+                for seat in range(3)
+            )
+        )
+        elapsed = time.perf_counter() - start
+        # the server's own count of accepted actions per table
+        lost = 0
+        for run in runs:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{run.table}", timeout=10) as res:
+                server_version = json.loads(res.read())["version"]
+            lost += max(0, run.acked - server_version)
+        latencies = sorted(x for run in runs for x in run.latencies)
+        actions = sum(run.acked for run in runs)
+        errors = [e for run in runs for e in run.errors]
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else float("nan")
+        print(
+            f"{args.tables} tables x 3 WebSocket clients for {elapsed:.1f} s on loopback ({db.split(':')[0]})"
+        )
+        print(f"accepted actions: {actions} ({actions / elapsed:,.0f}/s)")
+        if latencies:
+            print(
+                f"action -> all three clients updated: p50 {statistics.median(latencies) * 1e3:.1f} ms, "
+                f"p99 {p99 * 1e3:.1f} ms, max {latencies[-1] * 1e3:.1f} ms (target p99 <= 50 ms)"
+            )
+        print(f"errors: {len(errors)} {sorted(set(errors))}; lost actions: {lost}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", default=None)
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
