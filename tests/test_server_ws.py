@@ -316,3 +316,60 @@ def test_websocket_origin_is_checked(client: TestClient) -> None:
         client.websocket_connect(f"/ws/tables/{table}", headers=evil) as ws,
     ):
         ws.receive_json()
+
+
+def test_a_bot_plays_for_an_absent_person_until_they_return(client: TestClient) -> None:
+    import time
+
+    res = client.post(
+        "/api/tables", json={"name": "T", "rules": {"target": 30}, "seats": HUMANS, "takeover_seconds": 1}
+    )
+    table = res.json()["id"]
+    tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
+    with client.websocket_connect(f"/ws/tables/{table}") as watcher:
+        watcher.send_json({"type": "hello", "token": None})
+        state = receive_state(watcher)
+        # nobody is connected: after a second, stand-ins play for all three
+        state = receive_state(watcher, state["version"] + 3)
+        assert any(s["standin"] for s in state["table"]["seats"])
+    # Ana comes back: when it is her turn, nothing happens until she acts
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        mine = receive_state(ws)
+        assert mine["table"]["seats"][0]["standin"] is False
+        for _ in range(200):
+            if mine["view"]["to_move"] == 0 or mine["winners"]:
+                break
+            mine = receive_state(ws, mine["version"] + 1)
+        if not mine["winners"]:
+            time.sleep(1.5)
+            ws.send_json({"type": "sync"})
+            still = receive_state(ws)
+            assert still["version"] == mine["version"] and still["view"]["to_move"] == 0
+
+
+def test_rematch_after_the_game(client: TestClient) -> None:
+    table = new_table(
+        client,
+        [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+        target=10,
+    )
+    token = take(client, table, 0, "Ana")
+    assert client.post(f"/api/tables/{table}/rematch", json={}).status_code == 409
+    rng = random.Random(2)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        state = receive_state(ws)
+        while not state["winners"]:
+            if state["view"]["to_move"] == 0:
+                ws.send_json(
+                    {"type": "act", "action": rng.choice(state["view"]["legal"]), "version": state["version"]}
+                )
+            state = receive_state(ws, state["version"] + 1)
+    first = client.post(f"/api/tables/{table}/rematch", json={"token": token}).json()
+    assert first["token"] and first["id"] != table
+    again = client.post(f"/api/tables/{table}/rematch", json={}).json()
+    assert again["id"] == first["id"] and again["token"] is None
+    assert client.get(f"/api/tables/{table}").json()["rematch"] == first["id"]
+    seats = client.get(f"/api/tables/{first['id']}").json()["seats"]
+    assert seats[0]["name"] == "Ana" and seats[0]["taken"] and seats[1]["kind"] == "bot"

@@ -76,6 +76,11 @@ class CreateTable(_Strict):
     name: Annotated[str, Field(min_length=1, max_length=80)]
     rules: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=3)]
+    takeover_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
+
+
+class Rematch(_Strict):
+    token: Annotated[str, Field(max_length=64)] | None = None
 
 
 class TakeSeat(_Strict):
@@ -127,7 +132,12 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable) -> dict[str, Any]:
-        table = manager.create(body.name, body.rules, [s.model_dump() for s in body.seats])
+        table = manager.create(
+            body.name,
+            body.rules,
+            [s.model_dump() for s in body.seats],
+            takeover_seconds=body.takeover_seconds,
+        )
         manager.schedule_bots(table)
         return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary()}
 
@@ -142,6 +152,14 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         await manager.broadcast(table)
         manager.schedule_bots(table)
         return {"seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: Rematch) -> dict[str, Any]:
+        old = manager.get(table_id)
+        new, token = manager.rematch(table_id, body.token)
+        await manager.broadcast(old)
+        manager.schedule_bots(new)
+        return {"id": new.id, "invite": f"/t/{new.id}", "token": token}
 
     @app.get("/api/games")
     async def finished_games() -> list[dict[str, Any]]:
@@ -227,6 +245,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         finally:
             if conn in table.connections:
                 table.connections.remove(conn)
+            manager.seat_left(table, seat)
             await manager.broadcast(table)
 
     # --- the client ---------------------------------------------------------------------------

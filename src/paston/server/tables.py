@@ -15,6 +15,7 @@ import hmac
 import json
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +48,16 @@ class TableError(PastonError, ValueError):
 def hash_token(token: str) -> str:
     """Seat tokens are stored hashed."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _takeover(settings: dict[str, object] | None) -> float | None:
+    value = (settings or {}).get("takeover_seconds")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _rematch(settings: dict[str, object] | None) -> str | None:
+    value = (settings or {}).get("rematch")
+    return value if isinstance(value, str) else None
 
 
 def deck_from_seed(seed: str) -> list[int]:
@@ -93,6 +104,10 @@ class Table:
     bots: dict[int, Player] = field(default_factory=dict)
     recent: dict[str, int] = field(default_factory=dict)  # command id -> version it produced
     bot_task: asyncio.Task[None] | None = None
+    takeover_seconds: float | None = None  # a bot plays for a person offline this long
+    offline_since: dict[int, float] = field(default_factory=dict)
+    standins: dict[int, Player] = field(default_factory=dict)
+    rematch: str | None = None
 
     def seat_names(self) -> list[str]:
         out = []
@@ -106,6 +121,32 @@ class Table:
     def online(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
 
+    def offline_for(self, seat: int) -> float:
+        """Seconds since the seat's person was last connected (0 while connected)."""
+        if self.online(seat):
+            return 0.0
+        return time.monotonic() - self.offline_since.setdefault(seat, time.monotonic())
+
+    def standing_in(self, seat: int) -> bool:
+        """Whether a bot now plays for this person's seat (the table's takeover setting)."""
+        s = self.seats[seat]
+        return (
+            self.takeover_seconds is not None
+            and s.kind == "human"
+            and s.taken
+            and self.offline_for(seat) >= self.takeover_seconds
+        )
+
+    def actor(self, seat: int) -> Player | None:
+        """The computer player that acts for ``seat`` now, if any."""
+        if seat in self.bots:
+            return self.bots[seat]
+        if self.standing_in(seat):
+            if seat not in self.standins:
+                self.standins[seat] = make_player("heuristic", seed=secrets.randbits(64))
+            return self.standins[seat]
+        return None
+
     def summary(self) -> dict[str, Any]:
         """Public facts about the table (lobby, headers)."""
         return {
@@ -114,6 +155,8 @@ class Table:
             "rules": self.rules.to_dict(),
             "finished": self.finished,
             "version": self.version,
+            "takeover_seconds": self.takeover_seconds,
+            "rematch": self.rematch,
             "seats": [
                 {
                     "seat": i,
@@ -122,6 +165,7 @@ class Table:
                     "name": self.seat_names()[i],
                     "taken": s.taken,
                     "online": s.kind == "bot" or self.online(i),
+                    "standin": s.kind == "human" and s.taken and self.standing_in(i),
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -210,6 +254,8 @@ class TableManager:
         seats = [Seat(s.kind, s.bot, s.name, s.token_hash) for s in seats_rows]
         match = Match(first_dealer=row.first_dealer, rules=rules, seats=("", "", ""))
         table = Table(row.id, row.name, rules, seats, match, [])
+        table.takeover_seconds = _takeover(row.settings)
+        table.rematch = _rematch(row.settings)
         match.seats = tuple(table.seat_names())  # type: ignore[assignment]
         deal_rows = sorted(
             session.scalars(select(DealRow).where(DealRow.table_id == row.id)), key=lambda d: d.number
@@ -238,7 +284,14 @@ class TableManager:
                 table.bots[i] = make_player(s.bot, seed=secrets.randbits(64))
 
     # --- creating and seating ---------------------------------------------------------------
-    def create(self, name: str, rules: dict[str, Any], seats: list[dict[str, Any]]) -> Table:
+    def create(
+        self,
+        name: str,
+        rules: dict[str, Any],
+        seats: list[dict[str, Any]],
+        *,
+        takeover_seconds: float | None = None,
+    ) -> Table:
         """Create a table; ``seats`` are three ``{"kind": "human"}`` or
         ``{"kind": "bot", "bot": "pimc", "level": 3}``."""
         name = name.strip()
@@ -272,7 +325,11 @@ class TableManager:
         with self.sessions() as session, session.begin():
             session.add(
                 TableRow(
-                    id=table_id, name=name, rules=rule_set.to_dict(), settings={}, first_dealer=first_dealer
+                    id=table_id,
+                    name=name,
+                    rules=rule_set.to_dict(),
+                    settings={"takeover_seconds": takeover_seconds},
+                    first_dealer=first_dealer,
                 )
             )
             session.flush()  # the table row exists before its seats refer to it
@@ -280,6 +337,7 @@ class TableManager:
                 session.add(SeatRow(table_id=table_id, seat=i, kind=s.kind, bot=s.bot))
         match = Match(first_dealer=first_dealer, rules=rule_set, seats=("", "", ""))
         table = Table(table_id, name, rule_set, seat_list, match, [])
+        table.takeover_seconds = takeover_seconds
         match.seats = tuple(table.seat_names())  # type: ignore[assignment]
         self._make_bots(table)
         with self.sessions() as session, session.begin():
@@ -383,26 +441,52 @@ class TableManager:
                     table.connections.remove(conn)
 
     def schedule_bots(self, table: Table) -> None:
-        """If a bot is to move, let it act after a short delay (in a worker thread)."""
+        """If a computer player is to move (a bot's seat, or a person's seat taken over
+        after the table's delay), let it act after a short delay, in a worker thread; if
+        a person to move is offline and takeover is on, check again when it is due."""
         seat = table.match.to_move
-        if seat is None or seat not in table.bots:
+        if seat is None:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
-        table.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(table))
+        loop = asyncio.get_running_loop()
+        if table.actor(seat) is not None:
+            table.bot_task = loop.create_task(self._bot_turn(table))
+        elif table.takeover_seconds is not None and table.seats[seat].taken and not table.online(seat):
+            due = table.takeover_seconds - table.offline_for(seat)
+            table.bot_task = loop.create_task(self._after(max(0.0, due) + 0.01, table))
+
+    async def _after(self, delay: float, table: Table) -> None:
+        await asyncio.sleep(delay)
+        table.bot_task = None
+        self.schedule_bots(table)
+
+    def seat_left(self, table: Table, seat: int | None) -> None:
+        """A connection closed: note when a person went offline, and let a stand-in act
+        when it is due."""
+        if seat is not None and not table.online(seat):
+            table.offline_since[seat] = time.monotonic()
+        self.schedule_bots(table)
 
     async def _bot_turn(self, table: Table) -> None:
         while True:
             seat = table.match.to_move
-            if seat is None or seat not in table.bots:
+            player = None if seat is None else table.actor(seat)
+            if seat is None or player is None:
+                table.bot_task = None
+                self.schedule_bots(table)
                 return
             await asyncio.sleep(self.bot_delay)
+            if table.actor(seat) is not player:
+                continue  # the person came back
             version = table.version
             view = table.match.view(seat)
-            action = await asyncio.to_thread(table.bots[seat].choose, view)
+            action = await asyncio.to_thread(player.choose, view)
             async with table.lock:
                 deal = table.match.deal
                 if version != table.version or deal is None or deal.why_illegal(action, seat) is not None:
+                    continue
+                if table.actor(seat) is not player:
                     continue
                 self._commit(table, seat, action, None)
             await self.broadcast(table)
@@ -432,6 +516,30 @@ class TableManager:
                     row = session.get(TableRow, table.id)
                     if row is not None:
                         row.finished = now()
+
+    def rematch(self, table_id: str, token: str | None) -> tuple[Table, str | None]:
+        """A new table with the same rules and seats once a game is over (people's seats
+        free; whoever asks with their seat token gets the same seat back). Everybody
+        asking gets the same new table."""
+        old = self.get(table_id)
+        if not old.finished:
+            raise TableError("game-not-over", "a rematch can start when the game is over")
+        seat = self.seat_of(old, token)
+        if old.rematch is None or old.rematch not in self.tables:
+            specs: list[dict[str, Any]] = [
+                {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
+            ]
+            new = self.create(old.name, old.rules.to_dict(), specs, takeover_seconds=old.takeover_seconds)
+            old.rematch = new.id
+            with self.sessions() as session, session.begin():
+                row = session.get(TableRow, old.id)
+                if row is not None:
+                    row.settings = {**(row.settings or {}), "rematch": new.id}
+        new = self.tables[old.rematch]
+        new_token = None
+        if seat is not None and not new.seats[seat].taken:
+            new_token = self.take_seat(new.id, seat, old.seats[seat].name or f"Seat {seat}")
+        return new, new_token
 
     def record(self, table_id: str) -> dict[str, Any]:
         """The ``paston/1`` record, only once the game is over (it holds every hand)."""

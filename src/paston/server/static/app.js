@@ -1,185 +1,838 @@
 // Paston web client: lobby and table. No build step; ES module.
-const app = document.getElementById("app");
-const statusEl = document.getElementById("status");
-const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
-const WORDS = { spades: "paston ♠", clubs: "glitch ♣", diamonds: "dineri ♦", hearts: "gupa ♥", "best-spades": "paston grkha ♠★" };
-const RANK = (r) => (r === "T" ? "10" : r);
+// Every string shown comes from i18n.js; the game's own words come from GAME there.
+import { GAME, LANGUAGES, MESSAGES, format } from "/static/i18n.js";
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SUIT_ORDER = "SCDH"; // ♠ ♣ ♦ ♥ (R0.2)
+const RANK_ORDER = "AKQJT987"; // high to low
+const SUIT_SYMBOL = { S: "♠", C: "♣", D: "♦", H: "♥" };
+const CONTRACT_SYMBOL = { spades: "♠", clubs: "♣", diamonds: "♦", hearts: "♥", "best-spades": "♠★" };
+const SEAT_COLORS = ["#f5c542", "#5ec8f2", "#f27ea9"];
+const LANG_KEY = "paston-lang";
+const NAME_KEY = "paston-name";
+
+// --- language -------------------------------------------------------------------------------
+function initialLanguage() {
+  const saved = localStorage.getItem(LANG_KEY);
+  if (saved && MESSAGES[saved]) return saved;
+  for (const wanted of navigator.languages || []) {
+    const code = wanted.slice(0, 2).toLowerCase();
+    if (MESSAGES[code]) return code;
+  }
+  return "en";
+}
+
+let lang = initialLanguage();
+
+/** The translated string ``key`` with ``{placeholders}`` filled in. */
+function t(key, params = {}) {
+  const text = MESSAGES[lang][key] ?? MESSAGES.en[key];
+  if (text === undefined) {
+    console.warn(`missing string ${key}`);
+    return key;
+  }
+  return format(text, params);
+}
+
+/** A contract in the ladder's words, with its suit symbol: "gupa ♥". */
+function word(contract) {
+  return `${GAME[contract]} ${CONTRACT_SYMBOL[contract]}`;
+}
+
+function setLanguage(code) {
+  lang = code;
+  localStorage.setItem(LANG_KEY, code);
+  applyChrome();
+  rerender();
+}
+
+// --- DOM helpers ----------------------------------------------------------------------------
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "value") node.value = v;
     else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false || c === "") continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
   return node;
 }
 
-function suitIcon(s) {
-  const paths = {
-    S: "M12 2C9 7 4 9 4 13a4 4 0 0 0 7 2.6L10 21h4l-1-5.4A4 4 0 0 0 20 13c0-4-5-6-8-11z",
-    H: "M12 21C5 15 2 11.5 2 8a5 5 0 0 1 10-1 5 5 0 0 1 10 1c0 3.5-3 7-10 13z",
-    D: "M12 2l8 10-8 10-8-10z",
-    C: "M12 2a4 4 0 0 1 3.5 6A4 4 0 1 1 13 15l1 6h-4l1-6a4 4 0 1 1-2.5-7A4 4 0 0 1 12 2z",
-  };
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  const p = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  p.setAttribute("d", paths[s]);
-  p.setAttribute("fill", "currentColor");
-  svg.append(p);
-  return svg;
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
 }
 
+// --- cards ------------------------------------------------------------------------------------
+const SUIT_PATHS = {
+  S: "M12 1.5C9.2 6 3 8.6 3 13.4a4.3 4.3 0 0 0 7.6 2.8L9.4 22h5.2l-1.2-5.8A4.3 4.3 0 0 0 21 13.4C21 8.6 14.8 6 12 1.5z",
+  H: "M12 21.5C5.2 16 2 12.3 2 8.3A5 5 0 0 1 12 6.2a5 5 0 0 1 10 2.1c0 4-3.2 7.7-10 13.2z",
+  D: "M12 1.5l7.5 10.5L12 22.5 4.5 12z",
+  C: "M12 2a4.4 4.4 0 0 1 4 6.4 4.4 4.4 0 1 1-2.6 7.4L14.6 22H9.4l1.2-6.2A4.4 4.4 0 1 1 8 8.4 4.4 4.4 0 0 1 12 2z",
+};
+
+function suitIcon(suit, cls = "") {
+  return svg("svg", { viewBox: "0 0 24 24", "aria-hidden": "true", class: cls, focusable: "false" },
+    svg("path", { d: SUIT_PATHS[suit], fill: "currentColor" }));
+}
+
+function rankText(code) {
+  return t(`rank_${code[0]}`);
+}
+
+function cardLabel(code) {
+  return t("cardLabel", { rank: t(`rankName_${code[0]}`), suit: t(`suitName_${code[1]}`) });
+}
+
+/** A face-up card: a button when it can be clicked, a plain figure otherwise. */
 function cardNode(code, opts = {}) {
-  const rank = RANK(code[0]), suit = code[1];
-  const red = suit === "H" || suit === "D";
-  const node = el(opts.onclick ? "button" : "span", {
-    class: `card ${red ? "red" : ""} ${opts.legal ? "legal" : ""} ${opts.selected ? "selected" : ""} ${opts.disabled ? "disabled" : ""}`,
-    "aria-label": `${rank} ${({ S: "spades", C: "clubs", D: "diamonds", H: "hearts" })[suit]}`,
-    "data-card": code,
-    onclick: opts.onclick,
-  }, rank, suitIcon(suit));
-  return node;
+  const red = code[1] === "H" || code[1] === "D";
+  const classes = ["card", red ? "red" : "black", opts.size || "", opts.legal ? "legal" : "",
+    opts.selected ? "selected" : "", opts.extra || ""].filter(Boolean).join(" ");
+  const body = [
+    el("span", { class: "corner" }, el("span", { class: "rank" }, rankText(code)), suitIcon(code[1], "small")),
+    suitIcon(code[1], "pip"),
+  ];
+  if (opts.button) {
+    return el("button", {
+      type: "button", class: classes, "data-card": code, "aria-label": cardLabel(code),
+      "aria-pressed": opts.selected === undefined ? null : String(Boolean(opts.selected)),
+      disabled: Boolean(opts.disabled), onclick: opts.onclick,
+    }, body);
+  }
+  return el("span", { class: classes, "data-card": code, role: "img", "aria-label": cardLabel(code) }, body);
 }
 
-function say(text, error = false) {
-  statusEl.textContent = text;
+function cardBack(cls = "") {
+  return el("span", { class: `card back ${cls}`, "aria-hidden": "true" });
+}
+
+function sortCards(codes) {
+  return [...codes].sort((a, b) =>
+    SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]));
+}
+
+// --- page chrome ------------------------------------------------------------------------------
+const app = document.getElementById("app");
+const statusEl = document.getElementById("status");
+const headerEl = document.querySelector("header");
+let statusKey = null, statusParams = {}, statusError = false;
+
+function say(key, params = {}, error = false) {
+  statusKey = key;
+  statusParams = params;
+  statusError = error;
+  statusEl.textContent = key ? t(key, params) : "";
   statusEl.className = error ? "error" : "";
 }
 
+function applyChrome() {
+  document.documentElement.lang = lang;
+  document.title = t("pageTitle", { game: GAME.brand });
+  const brand = document.querySelector(".brand");
+  brand.textContent = `${GAME.brand} ♠`;
+  brand.setAttribute("aria-label", t("toLobby", { game: GAME.brand }));
+  let picker = document.getElementById("lang");
+  if (!picker) {
+    picker = el("select", { id: "lang", "data-testid": "lang", onchange: (e) => setLanguage(e.target.value) });
+    const label = el("label", { for: "lang", class: "lang-label" });
+    headerEl.append(el("span", { class: "lang-picker" }, label, picker));
+  }
+  picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) =>
+    el("option", { value: code, lang: code, selected: code === lang }, name)));
+  picker.value = lang;
+  document.querySelector("label.lang-label").textContent = t("language");
+  if (statusKey) say(statusKey, statusParams, statusError);
+}
+
 async function api(path, body) {
-  const res = await fetch(path, body ? { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) } : {});
-  const data = await res.json();
-  if (!res.ok) throw new Error(data.error ? data.error.message : JSON.stringify(data.detail || data));
+  const res = await fetch(path, body ? {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  } : {});
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(data.error ? data.error.message : `HTTP ${res.status}`);
+    err.code = data.error ? data.error.code : "http";
+    throw err;
+  }
   return data;
 }
 
-// --- lobby ---------------------------------------------------------------------------------
-async function lobby() {
-  const tables = await api("/api/tables");
-  const seatSelect = (i) => el("select", { id: `seat${i}`, "aria-label": `seat ${i}` },
-    el("option", { value: "human" }, "person"),
-    el("option", { value: "pimc:3", selected: i > 0 }, "computer (pimc)"),
-    el("option", { value: "pimc:1" }, "computer (pimc, fast)"),
-    el("option", { value: "heuristic" }, "computer (heuristic)"),
-    el("option", { value: "random" }, "computer (random)"));
-  const form = el("form", { onsubmit: async (e) => {
-    e.preventDefault();
-    const seats = [0, 1, 2].map((i) => {
-      const v = document.getElementById(`seat${i}`).value;
-      if (v === "human") return { kind: "human" };
-      const [bot, level] = v.split(":");
-      return level ? { kind: "bot", bot, level: Number(level) } : { kind: "bot", bot };
-    });
-    const rules = { target: Number(document.getElementById("target").value),
-      lone_defender: document.getElementById("lone").value,
-      surrender_bonus: Number(document.getElementById("bonus").value),
-      all_pass_declarer: document.getElementById("allpass").value,
-      second_dealer: document.getElementById("second").value };
-    try {
-      const made = await api("/api/tables", { name: document.getElementById("tname").value || "Paston", rules, seats });
-      location.href = made.invite;
-    } catch (err) { say(err.message, true); }
-  } },
-    el("div", { class: "row" }, el("label", { for: "tname" }, "Table name"), el("input", { id: "tname", value: "Paston", maxlength: 80 })),
-    el("div", { class: "row" }, el("label", { for: "target" }, "Target"), el("input", { id: "target", type: "number", value: 121, min: 1, max: 100000 }),
-      el("label", { for: "lone" }, "Lone defender"), el("select", { id: "lone" }, el("option", { value: "graded" }, "graded"), el("option", { value: "flat" }, "flat")),
-      el("label", { for: "bonus" }, "Surrender bonus"), el("select", { id: "bonus" }, el("option", { value: 2 }, "2"), el("option", { value: 0 }, "0")),
-      el("label", { for: "allpass" }, "All pass"), el("select", { id: "allpass" }, el("option", { value: "spade-jack" }, "J♠ declares"), el("option", { value: "first-bidder" }, "first bidder declares")),
-      el("label", { for: "second" }, "Second dealer"), el("select", { id: "second" }, el("option", { value: "first-bidder" }, "first bidder"), el("option", { value: "rotate" }, "rotate"))),
-    el("div", { class: "seats" }, [0, 1, 2].map((i) => el("div", {}, el("label", { for: `seat${i}` }, `Seat ${i} `), seatSelect(i)))),
-    el("button", { class: "primary", type: "submit" }, "Create table"));
-  app.replaceChildren(
-    el("section", {}, el("h2", {}, "New table"), form),
-    el("section", {}, el("h2", {}, "Open tables"),
-      tables.length ? el("ul", {}, tables.map((t) => el("li", {}, el("a", { href: `/t/${t.id}` }, t.name), ` — target ${t.rules.target}, `,
-        t.seats.map((s) => `${s.name}${s.taken ? "" : " (free)"}`).join(", ")))) : "No open tables yet."));
+function errorText(code, message) {
+  const key = `err_${code}`;
+  if (MESSAGES.en[key] !== undefined) return t(key);
+  return t("errGeneric", { message: message || code });
 }
 
-// --- table ------------------------------------------------------------------------------------
-let socket = null, state = null, selected = [], showLast = false, tableId = null;
+function showError(code, message) {
+  say("errShown", { text: errorText(code, message) }, true);
+}
+
+// --- focus kept across re-renders ---------------------------------------------------------------
+function focusKey(node) {
+  if (!node || node === document.body || !app.contains(node)) return null;
+  for (const attr of ["data-card", "data-action", "data-testid", "id"]) {
+    const v = node.getAttribute(attr);
+    if (v) return `[${attr}="${CSS.escape(v)}"]`;
+  }
+  return null;
+}
+
+function withFocusKept(draw) {
+  const active = document.activeElement;
+  const key = focusKey(active);
+  const wasInPlayArea = Boolean(active && active.closest && active.closest(".hand, .actions"));
+  const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
+  draw();
+  if (!key) return;
+  const again = app.querySelector(key);
+  if (again && !again.disabled) {
+    again.focus({ preventScroll: true });
+    if (caret && "setSelectionRange" in again) {
+      try { again.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ }
+    }
+  } else if (wasInPlayArea) {
+    const next = app.querySelector(".hand button:not([disabled]), .actions button:not([disabled])");
+    if (next) next.focus({ preventScroll: true });
+  }
+}
+
+// --- lobby --------------------------------------------------------------------------------------
+const lobbyForm = {
+  tname: "", target: 121, lone: "graded", bonus: "2", allpass: "spade-jack", second: "first-bidder",
+  seat0: "human", seat1: "pimc:3", seat2: "pimc:3",
+};
+let lobbyTables = [], lobbyGames = [], lobbyTimer = null;
+
+function seatChoices() {
+  return [
+    ["human", t("person")],
+    ["pimc:3", t("botChoice", { bot: t("bot_pimc", { level: 3 }) })],
+    ["pimc:1", t("botChoice", { bot: t("bot_pimc", { level: 1 }) })],
+    ["heuristic", t("botChoice", { bot: t("bot_heuristic") })],
+    ["random", t("botChoice", { bot: t("bot_random") })],
+  ];
+}
+
+function field(id, label, control) {
+  return el("div", { class: "field" }, el("label", { for: id }, label), control);
+}
+
+function select(id, options) {
+  return el("select", { id, onchange: (e) => { lobbyForm[id] = e.target.value; } },
+    options.map(([value, text]) => el("option", { value, selected: String(lobbyForm[id]) === String(value) }, text)));
+}
+
+function renderLobby() {
+  const form = el("form", { class: "new-table", "data-testid": "new-table", onsubmit: createTable },
+    field("tname", t("tableName"), el("input", {
+      id: "tname", maxlength: 80, value: lobbyForm.tname, placeholder: t("defaultTableName", { game: GAME.brand }),
+      oninput: (e) => { lobbyForm.tname = e.target.value; },
+    })),
+    el("fieldset", { class: "seat-choices" }, el("legend", {}, t("players")),
+      [0, 1, 2].map((i) => field(`seat${i}`, t("seatN", { n: i + 1 }), select(`seat${i}`, seatChoices())))),
+    el("details", { class: "rules" }, el("summary", {}, t("rulesVariants")),
+      el("div", { class: "fields" },
+        field("target", t("target"), el("input", {
+          id: "target", type: "number", min: 1, max: 100000, value: lobbyForm.target,
+          oninput: (e) => { lobbyForm.target = e.target.value; },
+        })),
+        field("lone", t("loneDefender"), select("lone", [["graded", t("loneGraded")], ["flat", t("loneFlat")]])),
+        field("bonus", t("surrenderBonus"), select("bonus", [["2", "2"], ["0", "0"]])),
+        field("allpass", t("allPass"), select("allpass", [["spade-jack", t("allPassJack")],
+          ["first-bidder", t("allPassFirst")]])),
+        field("second", t("secondDealer"), select("second", [["first-bidder", t("secondFirstBidder")],
+          ["rotate", t("secondRotate")]])))),
+    el("button", { class: "primary", type: "submit", "data-testid": "create" }, t("createTable")));
+  app.replaceChildren(
+    el("section", { class: "panel" }, el("h1", {}, t("newTable")), form),
+    el("section", { class: "panel", id: "lobby-lists" }, lobbyLists()));
+}
+
+function seatSummary(s) {
+  if (s.kind === "bot") return seatDisplayName(s);
+  return s.taken ? s.name : t("freeSeat");
+}
+
+function lobbyLists() {
+  return [
+    el("h2", {}, t("openTables")),
+    lobbyTables.length
+      ? el("ul", { class: "table-list" }, lobbyTables.map((tb) => el("li", {},
+        el("a", { href: `/t/${tb.id}` }, tb.name),
+        el("span", { class: "muted" }, ` · ${t("targetShort", { n: tb.rules.target })} · `,
+          tb.seats.map(seatSummary).join(", ")))))
+      : el("p", { class: "muted" }, t("noOpenTables")),
+    lobbyGames.length ? [
+      el("h2", {}, t("finishedGames")),
+      el("ul", { class: "table-list" }, lobbyGames.slice(-20).reverse().map((tb) => el("li", {},
+        el("a", { href: `/t/${tb.id}` }, tb.name),
+        el("span", { class: "muted" }, " · "),
+        el("a", { href: `/api/tables/${tb.id}/record`, download: `paston-${tb.id}.json` }, t("record"))))),
+    ] : null,
+  ];
+}
+
+async function refreshLobbyLists() {
+  try {
+    [lobbyTables, lobbyGames] = await Promise.all([api("/api/tables"), api("/api/games")]);
+    const box = document.getElementById("lobby-lists");
+    if (box) box.replaceChildren(...lobbyLists().flat().filter(Boolean));
+  } catch (err) {
+    showError(err.code, err.message);
+  }
+}
+
+async function createTable(e) {
+  e.preventDefault();
+  const seats = [0, 1, 2].map((i) => {
+    const v = lobbyForm[`seat${i}`];
+    if (v === "human") return { kind: "human" };
+    const [bot, level] = v.split(":");
+    return level ? { kind: "bot", bot, level: Number(level) } : { kind: "bot", bot };
+  });
+  const rules = {
+    target: Number(lobbyForm.target), lone_defender: lobbyForm.lone, surrender_bonus: Number(lobbyForm.bonus),
+    all_pass_declarer: lobbyForm.allpass, second_dealer: lobbyForm.second,
+  };
+  const name = lobbyForm.tname.trim() || t("defaultTableName", { game: GAME.brand });
+  try {
+    const made = await api("/api/tables", { name, rules, seats });
+    location.href = made.invite;
+  } catch (err) {
+    showError(err.code, err.message);
+  }
+}
+
+async function lobby() {
+  renderLobby();
+  await refreshLobbyLists();
+  lobbyTimer = setInterval(refreshLobbyLists, 5000);
+}
+
+// --- table: connection -------------------------------------------------------------------------
+let socket = null, state = null, tableId = null;
+let selected = [], showLast = false, pending = false, retry = 0;
+let seatNames = ["", "", ""]; // typed in the seat forms, kept across re-renders
+let copied = false;
 
 function tokenKey(id) { return `paston-token-${id}`; }
 
 function connect(id) {
   tableId = id;
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/tables/${id}`);
-  socket.onopen = () => socket.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(id)) }));
-  socket.onmessage = (ev) => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "state") { state = msg; render(); }
-    else if (msg.type === "error") say(msg.message, true);
+  const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${id}`);
+  socket = ws;
+  ws.onopen = () => {
+    retry = 0;
+    ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(id)) }));
   };
-  socket.onclose = () => { say("Disconnected — reconnecting…", true); setTimeout(() => connect(id), 1500); };
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") {
+      const previous = state;
+      state = msg;
+      pending = false;
+      if (!previous || previous.view.phase !== msg.view.phase || msg.view.phase !== "discard") selected = [];
+      if (statusError && previous && msg.version !== previous.version) say(null);
+      if (!statusError || !previous) say(null);
+      rerender();
+    } else if (msg.type === "error") {
+      pending = false;
+      if (msg.code === "bad-token") {
+        localStorage.removeItem(tokenKey(id)); // a stale seat key: watch instead
+      } else if (msg.code === "stale") {
+        ws.send(JSON.stringify({ type: "sync" }));
+      }
+      showError(msg.code, msg.message);
+      rerender();
+    }
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    say("reconnecting", {}, true);
+    retry = Math.min(retry + 1, 5);
+    setTimeout(() => { if (socket === ws) connect(id); }, 400 * retry);
+  };
 }
 
 function act(action) {
+  if (pending || !socket || socket.readyState !== WebSocket.OPEN) return;
+  pending = true;
   socket.send(JSON.stringify({ type: "act", action, version: state.version, id: crypto.randomUUID() }));
   selected = [];
+  rerender();
+}
+
+async function takeSeat(seat, e) {
+  e.preventDefault();
+  const name = seatNames[seat].trim() || localStorage.getItem(NAME_KEY) || "";
+  if (!name) {
+    showError("bad-name");
+    return;
+  }
+  try {
+    const got = await api(`/api/tables/${tableId}/seats/${seat}`, { name });
+    localStorage.setItem(tokenKey(tableId), got.token);
+    localStorage.setItem(NAME_KEY, name);
+    const old = socket;
+    socket = null;
+    if (old) old.close();
+    connect(tableId);
+  } catch (err) {
+    showError(err.code, err.message);
+  }
+}
+
+// --- table: rendering --------------------------------------------------------------------------
+function botLabel(bot) {
+  const [kind, level] = String(bot || "").split(":");
+  if (kind === "pimc") return t("bot_pimc", { level: level || 3 });
+  if (kind === "heuristic") return t("bot_heuristic");
+  if (kind === "random") return t("bot_random");
+  return kind;
+}
+
+function seatDisplayName(s) {
+  if (s.kind === "bot") return t("computerN", { n: s.seat + 1 });
+  return s.taken ? s.name : t("seatN", { n: s.seat + 1 });
+}
+
+function names() {
+  return state.table.seats.map(seatDisplayName);
+}
+
+/** Seats around the table as this page sees them: [bottom (you), left, right]. */
+function layout() {
+  const me = state.you === null ? 0 : state.you;
+  return [me, (me + 1) % 3, (me + 2) % 3];
+}
+
+/** What each seat last said in this deal (a bid, pass, trump, whist…). */
+function calls(v) {
+  const said = [null, null, null];
+  let stage = "auction";
+  for (const h of v.history) {
+    if (h.type === "bid") said[h.seat] = word(h.value);
+    else if (h.type === "pass") said[h.seat] = t("pass");
+    else if (h.type === "discard") stage = "discard";
+    else if (h.type === "trump") { said[h.seat] = word(h.value); stage = "defence"; }
+    else if (h.type === "surrender") said[h.seat] = t("surrender");
+    else if (h.type === "whist") said[h.seat] = GAME.whist;
+  }
+  return { said, stage };
+}
+
+/** Tricks a seat needs (R6.3, R5.2), or null when it does not play. */
+function needs(v, seat) {
+  if (v.declarer === null || v.phase !== "play") return null;
+  if (seat === v.declarer) return 6;
+  if (v.defenders.includes(seat)) return v.defenders.length === 2 ? 2 : 4;
+  return null;
+}
+
+function seatPanel(s, v, position, said) {
+  const n = names();
+  const isTurn = v.to_move === s.seat;
+  const status = s.kind === "bot" ? "bot" : !s.taken ? "free" : s.online ? "online" : "offline";
+  const statusText = {
+    bot: t("statusBot", { bot: botLabel(s.bot) }), free: t("statusFree"),
+    online: t("statusOnline"), offline: t("statusOffline"),
+  }[status];
+  const badges = [];
+  if (v.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: t("dealer") }, t("dealerShort")));
+  if (v.declarer === s.seat) badges.push(el("span", { class: "badge role" }, t("declarer")));
+  else if (v.defenders.includes(s.seat) && (v.phase === "play" || v.phase === "over")) {
+    badges.push(el("span", { class: "badge role" }, GAME.whist));
+  }
+  const need = needs(v, s.seat);
+  const stats = [el("span", {}, t("totalShort", { n: v.totals[s.seat] }))];
+  if (v.phase === "play" || v.tricks.some((x) => x > 0)) {
+    stats.push(el("span", {}, need ? t("tricksOfNeeded", { n: v.tricks[s.seat], need }) : t("tricksShort", { n: v.tricks[s.seat] })));
+  }
+  const backs = position === "me" && state.you === s.seat ? null
+    : el("span", { class: "backs", "aria-label": t("cardsInHand", { n: v.hand_sizes[s.seat] }) },
+      Array.from({ length: Math.min(v.hand_sizes[s.seat], 12) }, () => cardBack("mini")));
+  let form = null;
+  if (state.you === null && !s.taken && s.kind === "human") {
+    form = el("form", { class: "seat-form", "data-testid": "seat-form", onsubmit: (e) => takeSeat(s.seat, e) },
+      el("label", { for: `seat-name-${s.seat}`, class: "sr-only" }, t("yourName")),
+      el("input", {
+        id: `seat-name-${s.seat}`, "data-testid": "seat-name", maxlength: 40, autocomplete: "nickname",
+        placeholder: t("yourName"), value: seatNames[s.seat] || localStorage.getItem(NAME_KEY) || "",
+        oninput: (e) => { seatNames[s.seat] = e.target.value; },
+      }),
+      el("button", { type: "submit", class: "primary", "data-testid": "take-seat" }, t("takeSeat")));
+  }
+  return el("div", {
+    class: `seat-panel ${position} ${isTurn ? "turn" : ""} ${state.you === s.seat ? "mine" : ""}`,
+    "data-seat": s.seat, "data-status": status, "aria-current": isTurn ? "true" : null,
+  },
+  el("div", { class: "seat-head" },
+    el("span", { class: "dot", style: `background:${SEAT_COLORS[s.seat]}`, "aria-hidden": "true" }),
+    el("strong", { class: "seat-name" }, n[s.seat]),
+    state.you === s.seat ? el("span", { class: "badge you" }, t("you")) : null,
+    badges),
+  el("div", { class: "seat-status" },
+    el("span", { class: `presence ${status}` }, statusText),
+    isTurn ? el("span", { class: "badge turn-badge" }, t("toPlay")) : null),
+  el("div", { class: "seat-stats" }, stats),
+  said ? el("div", { class: "bubble" }, said) : null,
+  backs, form);
+}
+
+function turnText(v) {
+  const n = names();
+  if (state.winners.length) return t("gameOver");
+  if (v.to_move === null) return "";
+  if (state.you !== null && v.to_move === state.you) return t(`yourTurn_${v.phase}`);
+  return t("waitingFor", { name: n[v.to_move], what: t(`phase_${v.phase}`) });
+}
+
+function trickView(v) {
+  const [me, left, right] = layout();
+  const pos = { [me]: "me", [left]: "left", [right]: "right" };
+  const n = names();
+  let plays = v.trick, caption = null, previous = false;
+  if (!plays.length && v.last_trick && v.phase === "play") {
+    plays = v.last_trick.plays;
+    previous = true;
+    caption = t("wonBy", { name: n[v.last_trick.winner] });
+  }
+  return el("div", { class: `trick ${previous ? "previous" : ""}`, "data-testid": "trick", "aria-label": t("trick") },
+    plays.map((p) => el("div", { class: `play at-${pos[p.seat]}` }, cardNode(p.card),
+      el("span", { class: "who" }, n[p.seat]))),
+    caption ? el("div", { class: "caption" }, caption) : null);
+}
+
+function lastTrickView(v) {
+  if (!v.last_trick) return null;
+  const n = names();
+  return el("div", { class: "last-trick" },
+    el("button", {
+      type: "button", "data-testid": "last-trick-toggle", "aria-expanded": String(showLast),
+      onclick: () => { showLast = !showLast; rerender(); },
+    }, showLast ? t("hideLastTrick") : t("showLastTrick")),
+    showLast ? el("div", { class: "last-trick-cards", "data-testid": "last-trick" },
+      v.last_trick.plays.map((p) => el("div", { class: "play" }, cardNode(p.card, { size: "small" }),
+        el("span", { class: "who" }, n[p.seat]))),
+      el("span", { class: "caption" }, t("wonBy", { name: n[v.last_trick.winner] }))) : null);
+}
+
+function centerView(v) {
+  const n = names();
+  const parts = [];
+  if (v.contract) {
+    parts.push(el("p", { class: "contract", "data-testid": "contract" },
+      t("declares", { name: n[v.declarer], contract: word(v.contract) })));
+  } else if (v.declarer !== null) {
+    parts.push(el("p", { class: "contract" }, t("declarerIs", {
+      name: n[v.declarer], contract: v.high_bid ? word(v.high_bid) : t("allPassed"),
+    })));
+  } else if (v.high_bid) {
+    parts.push(el("p", { class: "contract" }, t("highestBid", { contract: word(v.high_bid) })));
+  }
+  if (v.phase === "auction") {
+    parts.push(el("div", { class: "prikup-backs" }, el("span", { class: "label" }, GAME.prikup), cardBack(), cardBack()));
+    if (!v.history.length && state.sheet.length) parts.push(lastDealSummary());
+  } else if (v.phase === "discard" || v.phase === "trump") {
+    if (v.prikup) {
+      parts.push(el("div", { class: "prikup", "data-testid": "prikup" }, el("span", { class: "label" }, GAME.prikup),
+        sortCards(v.prikup).map((c) => cardNode(c))));
+    } else {
+      parts.push(el("p", {}, t(v.phase === "discard" ? "takesPrikup" : "namingTrump", { name: n[v.declarer], prikup: GAME.prikup })));
+    }
+  } else if (v.phase === "defence") {
+    parts.push(el("p", {}, t("defenceNow")));
+  } else if (v.phase === "play") {
+    parts.push(trickView(v));
+  } else if (v.phase === "over" && state.sheet.length) {
+    parts.push(lastDealSummary());
+  }
+  if (v.discard && v.discard.length && v.phase !== "discard") {
+    parts.push(el("div", { class: "discard-shown" }, el("span", { class: "label" }, t("yourDiscard")),
+      sortCards(v.discard).map((c) => cardNode(c, { size: "small" }))));
+  }
+  return el("div", { class: "center" }, parts);
+}
+
+function outcomeText(row) {
+  const n = names();
+  if (row.declarer === null || row.declarer === undefined) return t(`outcome_${row.outcome}`);
+  return t(`sheet_${row.outcome}`, { name: n[row.declarer], contract: row.contract ? word(row.contract) : "" });
+}
+
+function lastDealSummary() {
+  const row = state.sheet[state.sheet.length - 1];
+  const n = names();
+  return el("div", { class: "deal-summary", "data-testid": "last-deal" },
+    el("strong", {}, t("dealNOver", { n: row.deal })), " ", outcomeText(row),
+    el("ul", {}, row.scores.map((sc, i) => el("li", {}, `${n[i]}: ${signed(sc)}`))));
+}
+
+function signed(x) {
+  return x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0";
+}
+
+function handView(v) {
+  const you = state.you;
+  if (you === null) return null;
+  const myTurn = v.to_move === you;
+  const legal = new Set(v.legal);
+  const prikup = new Set(v.prikup || []);
+  const cards = sortCards(v.hand);
+  const discarding = myTurn && v.phase === "discard";
+  let lastSuit = null;
+  const nodes = [];
+  for (const c of cards) {
+    if (lastSuit !== null && c[1] !== lastSuit) nodes.push(el("span", { class: "suit-gap", "aria-hidden": "true" }));
+    lastSuit = c[1];
+    const extra = discarding && prikup.has(c) ? "from-prikup" : "";
+    if (discarding) {
+      nodes.push(cardNode(c, {
+        button: true, selected: selected.includes(c), legal: true, extra, disabled: pending,
+        onclick: () => {
+          selected = selected.includes(c) ? selected.filter((x) => x !== c) : [...selected, c].slice(-2);
+          rerender();
+        },
+      }));
+    } else {
+      const playable = myTurn && v.phase === "play" && legal.has(`play ${c}`);
+      nodes.push(cardNode(c, {
+        button: true, legal: playable, disabled: !playable || pending,
+        onclick: playable ? () => act(`play ${c}`) : undefined,
+      }));
+    }
+  }
+  return el("div", { class: "hand-area" },
+    el("h2", { class: "sr-only" }, t("yourHand")),
+    el("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": t("yourHand") },
+      nodes.length ? nodes : el("span", { class: "muted" }, t("noCards"))));
 }
 
 function actionLabel(a) {
   const [kind, value] = a.split(" ");
-  if (kind === "bid") return `bid ${WORDS[value]}`;
-  if (kind === "trump") return `trump ${WORDS[value]}`;
+  if (kind === "bid") return t("bidWord", { contract: word(value) });
+  if (kind === "trump") return t("trumpWord", { contract: word(value) });
+  if (kind === "whist") return GAME.whist;
+  if (kind === "pass") return t("pass");
+  if (kind === "surrender") return t("surrender");
   return a;
 }
 
-function render() {
-  const v = state.view, you = state.you, names = state.table.seats.map((s) => s.name);
-  say(you === null ? "Watching" : `You are ${names[you]} (seat ${you})`);
-  const seats = el("div", { class: "seats" }, state.table.seats.map((s) => el("div", { class: v.to_move === s.seat ? "turn" : "" },
-    `${s.name} — ${s.kind === "bot" ? "computer" : s.taken ? (s.online ? "online" : "offline") : "free"}`,
-    " · total ", String(v.totals[s.seat]), v.tricks[s.seat] ? ` · tricks ${v.tricks[s.seat]}` : "",
-    (!s.taken && you === null) ? el("button", { onclick: () => takeSeat(s.seat) }, "Take seat") : "")));
-  const history = el("p", {}, v.history.filter((h) => h.type !== "play").map((h) => `${names[h.seat]}: ${h.hidden ? "discards" : h.type === "bid" || h.type === "trump" ? `${h.type} ${WORDS[h.value]}` : h.type}`).join(" · ") || "—");
-  const trick = el("div", { class: "trick", "aria-label": "current trick" }, v.trick.map((p) => el("div", { class: "play" }, cardNode(p.card), el("div", {}, names[p.seat]))));
-  const legal = new Set(v.legal);
-  const myTurn = you !== null && v.to_move === you;
-  const handCards = v.hand.map((c) => {
-    if (v.phase === "discard" && myTurn) {
-      return cardNode(c, { selected: selected.includes(c), legal: true, onclick: () => { selected = selected.includes(c) ? selected.filter((x) => x !== c) : [...selected, c].slice(-2); render(); } });
-    }
-    const playable = myTurn && legal.has(`play ${c}`);
-    return cardNode(c, { legal: playable, disabled: myTurn && v.phase === "play" && !playable, onclick: playable ? () => act(`play ${c}`) : undefined });
+function actionsView(v) {
+  const you = state.you;
+  if (you === null || v.to_move !== you || v.phase === "play") {
+    return el("div", { class: "actions", "data-testid": "actions" });
+  }
+  const box = el("div", { class: "actions", "data-testid": "actions", role: "group", "aria-label": t("yourMove") });
+  if (v.phase === "discard") {
+    box.append(el("p", { class: "hint" }, t("discardHint", { n: selected.length, prikup: GAME.prikup })),
+      el("button", {
+        type: "button", class: "primary", "data-action": "discard", "data-testid": "confirm-discard",
+        disabled: selected.length !== 2 || pending, onclick: () => act(`discard ${selected.join(" ")}`),
+      }, t("confirmDiscard")));
+    return box;
+  }
+  const hint = { auction: "auctionHint", trump: "trumpHint", defence: "defenceHint" }[v.phase];
+  if (hint) {
+    box.append(el("p", { class: "hint" }, t(hint, {
+      name: v.declarer !== null ? names()[v.declarer] : "", contract: v.contract ? word(v.contract) : "",
+      whist: GAME.whist,
+    })));
+  }
+  const row = el("div", { class: "buttons" });
+  for (const a of v.legal) {
+    const kind = a.split(" ")[0];
+    row.append(el("button", {
+      type: "button", class: kind === "pass" || kind === "surrender" ? "secondary" : "primary",
+      "data-action": a, disabled: pending, onclick: () => act(a),
+    }, actionLabel(a)));
+  }
+  box.append(row);
+  return box;
+}
+
+function historyView(v) {
+  const n = names();
+  const items = [];
+  let stage = "auction";
+  for (const h of v.history) {
+    if (h.type === "play") continue;
+    let text;
+    if (h.type === "bid") text = word(h.value);
+    else if (h.type === "pass") text = stage === "defence" ? t("passDefence") : t("pass");
+    else if (h.type === "discard") { text = t("discardsTwo"); stage = "discard"; }
+    else if (h.type === "trump") { text = t("namesTrump", { contract: word(h.value) }); stage = "defence"; }
+    else if (h.type === "surrender") text = t("surrenders");
+    else if (h.type === "whist") text = GAME.whist;
+    items.push(el("li", { "data-event": h.type },
+      el("span", { class: "dot", style: `background:${SEAT_COLORS[h.seat]}`, "aria-hidden": "true" }),
+      el("span", { class: "who" }, n[h.seat]), " ", el("span", { class: "what" }, text)));
+  }
+  return el("section", { class: "panel log" }, el("h2", {}, t("auction")),
+    items.length ? el("ol", { "data-testid": "auction" }, items) : el("p", { class: "muted" }, t("noBidsYet")));
+}
+
+function sheetView() {
+  const n = names();
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("dealCol")), el("th", { scope: "col" }, t("contractCol")),
+    n.map((name, i) => el("th", { scope: "col" },
+      el("span", { class: "dot", style: `background:${SEAT_COLORS[i]}`, "aria-hidden": "true" }), name))));
+  const body = el("tbody", {}, state.sheet.map((r) => el("tr", { "data-deal": r.deal, "data-outcome": r.outcome },
+    el("th", { scope: "row" }, String(r.deal)),
+    el("td", { class: "what" }, outcomeText(r)),
+    r.totals.map((total, i) => {
+      const reset = r.resets.includes(i);
+      return el("td", { class: reset ? "reset" : "", "data-reset": reset ? "true" : null },
+        el("span", { class: "score" }, signed(r.scores[i])),
+        el("span", { class: "total" }, String(total)),
+        reset ? el("span", {
+          class: "badge reset-badge", title: t("resetTitle", { n: state.table.rules.target }),
+        }, t("resetMark")) : null);
+    }))));
+  return el("section", { class: "panel sheet-panel" },
+    el("h2", {}, t("scoreSheet")),
+    state.sheet.length
+      ? el("div", { class: "sheet-wrap" }, el("table", { class: "sheet", "data-testid": "sheet" },
+        el("caption", { class: "sr-only" }, t("scoreSheet")), head, body))
+      : [el("p", { class: "muted" }, t("noDealsYet")),
+        el("table", { class: "sheet empty", "data-testid": "sheet" }, el("caption", { class: "sr-only" }, t("scoreSheet")), head, el("tbody"))],
+    state.sheet.length ? chartView() : null);
+}
+
+/** Running totals over the game, one line per seat, as inline SVG. */
+function chartView() {
+  const rows = state.sheet;
+  const target = state.table.rules.target;
+  const series = [0, 1, 2].map((s) => [0, ...rows.map((r) => r.totals[s])]);
+  const all = series.flat();
+  const top = Math.max(target, ...all), bottom = Math.min(0, ...all);
+  const W = 320, H = 160, L = 34, R = 10, T = 10, B = 22;
+  const x = (i) => L + (rows.length ? (i * (W - L - R)) / rows.length : 0);
+  const y = (val) => T + ((top - val) * (H - T - B)) / (top - bottom || 1);
+  const grid = [
+    svg("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "axis" }),
+    svg("text", { x: L - 4, y: y(0) + 4, class: "tick", "text-anchor": "end" }, "0"),
+    svg("line", { x1: L, x2: W - R, y1: y(target), y2: y(target), class: "goal" }),
+    svg("text", { x: L - 4, y: y(target) + 4, class: "tick", "text-anchor": "end" }, String(target)),
+    svg("text", { x: W - R, y: H - 6, class: "tick", "text-anchor": "end" }, String(rows.length)),
+    svg("text", { x: L, y: H - 6, class: "tick", "text-anchor": "middle" }, "0"),
+  ];
+  if (bottom < 0) {
+    grid.push(svg("text", { x: L - 4, y: y(bottom) + 4, class: "tick", "text-anchor": "end" }, String(bottom)));
+  }
+  const lines = series.map((pts, s) => svg("g", { class: `series s${s}` },
+    svg("polyline", {
+      points: pts.map((val, i) => `${x(i).toFixed(1)},${y(val).toFixed(1)}`).join(" "),
+      fill: "none", stroke: SEAT_COLORS[s], "stroke-width": 2.5, "stroke-linejoin": "round",
+    }),
+    pts.map((val, i) => {
+      const reset = i > 0 && rows[i - 1].resets.includes(s);
+      return svg("circle", {
+        cx: x(i).toFixed(1), cy: y(val).toFixed(1), r: reset ? 5 : 2.5,
+        fill: reset ? "none" : SEAT_COLORS[s], stroke: SEAT_COLORS[s], "stroke-width": 2,
+      });
+    })));
+  const n = names();
+  return el("figure", { class: "chart" },
+    svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("chartLabel"), "data-testid": "chart" },
+      svg("title", {}, t("chartLabel")), grid, lines),
+    el("figcaption", {}, n.map((name, i) => el("span", { class: "legend" },
+      el("span", { class: "dot", style: `background:${SEAT_COLORS[i]}`, "aria-hidden": "true" }), name))));
+}
+
+function endView() {
+  if (!state.winners.length) return null;
+  const n = names();
+  const who = state.winners.map((w) => n[w]).join(t("and"));
+  return el("section", { class: "panel game-over", "data-testid": "game-over", role: "status" },
+    el("h1", {}, t("gameOver")),
+    el("p", { class: "winners", "data-testid": "winners" },
+      t(state.winners.length > 1 ? "winnersShare" : "winnerWins", { names: who })),
+    el("ol", { class: "final" }, [0, 1, 2].sort((a, b) => state.view.totals[b] - state.view.totals[a])
+      .map((s) => el("li", {}, el("span", { class: "dot", style: `background:${SEAT_COLORS[s]}` }),
+        `${n[s]}: ${state.view.totals[s]}`))),
+    el("p", { class: "buttons" },
+      el("a", {
+        class: "button primary", href: `/api/tables/${tableId}/record`, download: `paston-${tableId}.json`,
+        "data-testid": "record-link",
+      }, t("downloadRecord")),
+      el("a", { class: "button", href: "/" }, t("backToLobby"))));
+}
+
+function inviteView() {
+  const link = `${location.origin}/t/${tableId}`;
+  const free = state.table.seats.some((s) => !s.taken);
+  return el("section", { class: "panel info" },
+    el("h1", { class: "table-name" }, state.table.name),
+    el("p", { class: "muted" }, state.you === null ? t("watching") : t("youAre", { name: names()[state.you] }),
+      " · ", t("targetShort", { n: state.table.rules.target })),
+    free ? el("div", { class: "invite" },
+      el("label", { for: "invite" }, t("inviteLink")),
+      el("div", { class: "invite-row" },
+        el("input", { id: "invite", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+        el("button", {
+          type: "button", "data-testid": "copy-invite",
+          onclick: async () => {
+            try { await navigator.clipboard.writeText(link); } catch { document.getElementById("invite").select(); }
+            copied = true;
+            rerender();
+            setTimeout(() => { copied = false; rerender(); }, 1500);
+          },
+        }, copied ? t("copied") : t("copy")))) : null);
+}
+
+function renderTable() {
+  if (!state) {
+    app.replaceChildren(el("section", { class: "panel" }, el("p", {}, t("connecting"))));
+    return;
+  }
+  const v = state.view;
+  const [me, left, right] = layout();
+  const seats = state.table.seats;
+  const { said } = calls(v);
+  const myTurn = state.you !== null && v.to_move === state.you;
+  const board = el("section", {
+    class: `board panel ${myTurn ? "my-turn" : ""}`, "data-testid": "table",
+    "data-phase": v.phase, "data-version": state.version, "data-you": state.you === null ? "" : state.you,
+    "data-to-move": v.to_move === null ? "" : v.to_move, "data-my-turn": String(myTurn),
+    "aria-label": t("tableLabel"),
+  },
+  el("p", { class: `turn-line ${myTurn ? "mine" : ""}`, "data-testid": "turn", "aria-live": "polite" }, turnText(v)),
+  el("div", { class: "opponents" }, seatPanel(seats[left], v, "left", said[left]), seatPanel(seats[right], v, "right", said[right])),
+  centerView(v),
+  lastTrickView(v),
+  seatPanel(seats[me], v, "me", said[me]),
+  handView(v),
+  actionsView(v));
+  app.replaceChildren(el("div", { class: "table-layout" },
+    el("div", { class: "main-col" }, endView(), board),
+    el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView())));
+}
+
+function rerender() {
+  withFocusKept(() => {
+    if (tableId) renderTable();
+    else renderLobby();
   });
-  const controls = el("div", { class: "row" });
-  if (myTurn && v.phase === "discard") controls.append(el("button", { class: "primary", disabled: selected.length !== 2, onclick: () => act(`discard ${selected.join(" ")}`) }, "Discard two cards"));
-  else if (myTurn && v.phase !== "play") v.legal.forEach((a) => controls.append(el("button", { class: "primary", onclick: () => act(a) }, actionLabel(a))));
-  const info = [];
-  if (v.contract) info.push(`Contract: ${WORDS[v.contract]} by ${names[v.declarer]}`);
-  else if (v.high_bid) info.push(`Highest bid: ${WORDS[v.high_bid]}`);
-  if (v.prikup) info.push(`Prikup: ${v.prikup.map((c) => RANK(c[0]) + SUITS[c[1]]).join(" ")}`);
-  if (v.to_move !== null) info.push(myTurn ? "Your turn" : `Waiting for ${names[v.to_move]}`);
-  const last = v.last_trick ? el("div", {}, el("button", { onclick: () => { showLast = !showLast; render(); } }, showLast ? "Hide last trick" : "Show last trick"),
-    showLast ? el("div", { class: "trick" }, v.last_trick.plays.map((p) => el("div", { class: "play" }, cardNode(p.card), el("div", {}, names[p.seat])))) : "") : "";
-  const sheet = el("table", { class: "sheet" }, el("tr", {}, el("th", {}, "#"), names.map((n) => el("th", {}, n))),
-    state.sheet.map((r) => el("tr", {}, el("td", {}, `${r.deal} ${r.contract ? WORDS[r.contract] : r.outcome}`),
-      r.totals.map((t, i) => el("td", {}, `${r.scores[i] > 0 ? "+" : ""}${r.scores[i]} → ${t}${r.resets.includes(i) ? " ↺0" : ""}`)))));
-  const over = state.winners.length ? el("section", {}, el("h2", {}, `Game over: ${state.winners.map((w) => names[w]).join(" and ")} ${state.winners.length > 1 ? "share the victory" : "wins"}`),
-    el("a", { href: `/api/tables/${tableId}/record`, download: "paston-game.json" }, "Download the game record")) : "";
-  app.replaceChildren(
-    over,
-    el("section", {}, el("h2", {}, state.table.name), seats, el("p", {}, `Invite link: ${location.origin}/t/${tableId}`)),
-    el("section", {}, el("h2", {}, info.join(" · ") || "—"), history, trick, last),
-    el("section", {}, el("h2", {}, "Your hand"), el("div", { class: "hand" }, handCards), controls),
-    el("section", {}, el("h2", {}, "Score sheet"), sheet));
 }
 
-async function takeSeat(seat) {
-  const name = prompt("Your name?", "Player");
-  if (!name) return;
-  try {
-    const got = await api(`/api/tables/${tableId}/seats/${seat}`, { name });
-    localStorage.setItem(tokenKey(tableId), got.token);
-    socket.onclose = null;
-    socket.close();
-    connect(tableId);
-  } catch (err) { say(err.message, true); }
-}
-
+// --- start ---------------------------------------------------------------------------------------
+applyChrome();
 const m = location.pathname.match(/^\/t\/([\w-]+)$/);
-if (m) connect(m[1]); else lobby().catch((err) => say(err.message, true));
+if (m) {
+  tableId = m[1];
+  renderTable();
+  connect(m[1]);
+} else {
+  lobby().catch((err) => showError(err.code, err.message));
+}
