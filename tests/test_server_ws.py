@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -373,3 +374,36 @@ def test_rematch_after_the_game(client: TestClient) -> None:
     assert client.get(f"/api/tables/{table}").json()["rematch"] == first["id"]
     seats = client.get(f"/api/tables/{first['id']}").json()["seats"]
     assert seats[0]["name"] == "Ana" and seats[0]["taken"] and seats[1]["kind"] == "bot"
+
+
+def test_replay_of_a_finished_game_and_of_an_opened_record(client: TestClient) -> None:
+    unfinished = new_table(client, HUMANS)
+    assert client.get(f"/api/tables/{unfinished}/replay").status_code == 409  # hands stay hidden
+    table = new_table(client, [{"kind": "bot", "bot": "random"}] * 3, target=10)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        state = receive_state(ws)
+        while not state["winners"]:
+            state = receive_state(ws, state["version"] + 1)
+    replay = client.get(f"/api/tables/{table}/replay").json()
+    record = client.get(f"/api/tables/{table}/record").json()
+    assert len(replay["deals"]) == len(record["deals"])
+    for deal, steps in zip(record["deals"], replay["deals"], strict=True):
+        assert len(steps["steps"]) == len(deal["actions"]) + 1
+        first = steps["steps"][0]
+        assert [sorted(h) for h in first["hands"]] == [sorted(h) for h in deal["hands"]]  # all hands shown
+        assert [s["next"]["action"] for s in steps["steps"][:-1]] == [
+            {
+                "bid": lambda a: f"bid {a['value']}",
+                "trump": lambda a: f"trump {a['value']}",
+                "play": lambda a: f"play {a['card']}",
+                "discard": lambda a: "discard " + " ".join(a["cards"]),
+            }.get(a["type"], lambda a: a["type"])(a)
+            for a in deal["actions"]
+        ]
+    opened = client.post("/api/replay", content=json.dumps(record))
+    assert opened.status_code == 200 and opened.json() == replay
+    record["deals"][0]["deck"][0], record["deals"][0]["deck"][1] = record["deals"][0]["deck"][1], "ZZ"
+    bad = client.post("/api/replay", content=json.dumps(record))
+    assert bad.status_code == 400 and "deal 0" in bad.json()["error"]["message"]
+    assert client.post("/api/replay", content=b"{").status_code == 400

@@ -29,10 +29,14 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from paston.errors import RecordError
+from paston.record import loads as record_loads
 from paston.server.db import default_database_url, make_engine, migrate, session_factory
+from paston.server.replay import replay_steps
 from paston.server.tables import Connection, TableError, TableManager
 
 MAX_MESSAGE_BYTES = 4096
+MAX_RECORD_BYTES = 2_000_000
 MAX_MESSAGES_PER_SECOND = 20  # sustained; bursts of twice that are allowed
 HELLO_TIMEOUT = 30.0
 STATIC = Path(__file__).parent / "static"
@@ -160,6 +164,24 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         await manager.broadcast(old)
         manager.schedule_bots(new)
         return {"id": new.id, "invite": f"/t/{new.id}", "token": token}
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def table_replay(table_id: str) -> dict[str, Any]:
+        manager.record(table_id)  # only once the game is over
+        return replay_steps(manager.get(table_id).match)
+
+    @app.post("/api/replay")
+    async def record_replay(request: Request) -> JSONResponse:
+        body = await request.body()
+        if len(body) > MAX_RECORD_BYTES:
+            return JSONResponse(
+                {"error": {"code": "too-large", "message": "the record is too large"}}, status_code=413
+            )
+        try:
+            match = record_loads(body.decode("utf-8", errors="replace"))
+        except RecordError as err:
+            return JSONResponse({"error": {"code": err.code, "message": str(err)}}, status_code=400)
+        return JSONResponse(replay_steps(match))
 
     @app.get("/api/games")
     async def finished_games() -> list[dict[str, Any]]:

@@ -252,9 +252,9 @@ function renderLobby() {
         field("second", t("secondDealer"), select("second", [["first-bidder", t("secondFirstBidder")],
           ["rotate", t("secondRotate")]])))),
     el("button", { class: "primary", type: "submit", "data-testid": "create" }, t("createTable")));
-  app.replaceChildren(
+  app.replaceChildren(el("div", { class: "lobby" },
     el("section", { class: "panel" }, el("h1", {}, t("newTable")), form),
-    el("section", { class: "panel", id: "lobby-lists" }, lobbyLists()));
+    el("section", { class: "panel", id: "lobby-lists" }, lobbyLists())));
 }
 
 function seatSummary(s) {
@@ -684,7 +684,7 @@ function historyView(v) {
 
 function sheetView() {
   const n = names();
-  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("dealCol")), el("th", { scope: "col" }, t("contractCol")),
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", title: t("dealColName"), "aria-label": t("dealColName") }, t("dealCol")), el("th", { scope: "col" }, t("contractCol")),
     n.map((name, i) => el("th", { scope: "col" },
       el("span", { class: "dot", style: `background:${SEAT_COLORS[i]}`, "aria-hidden": "true" }), name))));
   const body = el("tbody", {}, state.sheet.map((r) => el("tr", { "data-deal": r.deal, "data-outcome": r.outcome },
@@ -715,15 +715,18 @@ function chartView() {
   const target = state.table.rules.target;
   const series = [0, 1, 2].map((s) => [0, ...rows.map((r) => r.totals[s])]);
   const all = series.flat();
-  const top = Math.max(target, ...all), bottom = Math.min(0, ...all);
+  // The goal line is drawn when the totals come near it; otherwise the lines would be flat.
+  const high = Math.max(10, ...all);
+  const showGoal = high >= target * 0.5;
+  const top = showGoal ? Math.max(target, high) : Math.ceil(high * 1.15), bottom = Math.min(0, ...all);
   const W = 320, H = 160, L = 34, R = 10, T = 10, B = 22;
   const x = (i) => L + (rows.length ? (i * (W - L - R)) / rows.length : 0);
   const y = (val) => T + ((top - val) * (H - T - B)) / (top - bottom || 1);
   const grid = [
     svg("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "axis" }),
     svg("text", { x: L - 4, y: y(0) + 4, class: "tick", "text-anchor": "end" }, "0"),
-    svg("line", { x1: L, x2: W - R, y1: y(target), y2: y(target), class: "goal" }),
-    svg("text", { x: L - 4, y: y(target) + 4, class: "tick", "text-anchor": "end" }, String(target)),
+    showGoal ? svg("line", { x1: L, x2: W - R, y1: y(target), y2: y(target), class: "goal" }) : null,
+    svg("text", { x: L - 4, y: y(top) + 4, class: "tick", "text-anchor": "end" }, String(top)),
     svg("text", { x: W - R, y: H - 6, class: "tick", "text-anchor": "end" }, String(rows.length)),
     svg("text", { x: L, y: H - 6, class: "tick", "text-anchor": "middle" }, "0"),
   ];
