@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from paston.errors import PastonError
+from paston.bots.base import parse_player_name
+from paston.errors import PastonError, RecordError
+from paston.match import Match
+from paston.record import iter_file
 from paston.rules import Rules
 
 
@@ -76,3 +81,44 @@ def parse_names(text: str, option: str) -> tuple[str, str, str]:
     if any(n in ("0", "1", "2") for n in names):
         raise typer.BadParameter("a name may not be a seat number (0, 1, 2)", param_hint=option)
     return names[0], names[1], names[2]
+
+
+def parse_players(text: str, count: int, option: str) -> list[str]:
+    """``count`` comma-separated computer player names, each checked."""
+    names = [p.strip().lower() for p in text.split(",")]
+    if len(names) != count:
+        words = ("two", "three")[count - 2]
+        raise typer.BadParameter(f"give {words} players, not {text!r}", param_hint=option)
+    for name in names:
+        try:
+            parse_player_name(name)
+        except PastonError as err:
+            raise typer.BadParameter(str(err), param_hint=option) from None
+    return names
+
+
+def load_game(file: Path, game: int) -> Match:
+    """Game ``game`` of a record file, or a readable error and exit."""
+    try:
+        items = list(iter_file(file))
+    except (OSError, UnicodeDecodeError) as err:
+        fail(f"cannot read {file}: {err}")
+    if game >= len(items):
+        fail(f"{file} holds {len(items)} game(s); --game must be below {len(items)}", 2)
+    item = items[game]
+    if isinstance(item, RecordError):
+        fail(f"{file}: {item}")
+    return item
+
+
+def progress_bar(label: str, quiet: bool) -> Progress:
+    """A progress bar on stderr (nothing when ``quiet``; cleared when done)."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console(),
+        disable=quiet,
+        transient=True,
+    )

@@ -6,12 +6,10 @@ import time
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from paston.bots import PLAYER_NAMES
-from paston.bots.base import parse_player_name
 from paston.bots.runner import seeded_game
-from paston.cli.common import err_console, fail, parse_rules
+from paston.cli.common import err_console, fail, parse_players, parse_rules, progress_bar
 from paston.errors import PastonError
 from paston.record import dumps
 
@@ -42,14 +40,7 @@ def simulate(
 ) -> None:
     """Play N complete games between computer players and write them as paston/1 JSON Lines."""
     rule_set = parse_rules(rules)
-    names = [p.strip().lower() for p in players.split(",")]
-    if len(names) != 3:
-        raise typer.BadParameter(f"give three players, not {players!r}", param_hint="--players")
-    for n in names:
-        try:
-            parse_player_name(n)
-        except PastonError as err:
-            raise typer.BadParameter(str(err), param_hint="--players") from None
+    names = parse_players(players, 3, "--players")
     console = err_console()
     start = time.perf_counter()
     deals = 0
@@ -57,15 +48,7 @@ def simulate(
     try:
         with (
             open(tmp, "w", encoding="utf-8") as f,
-            Progress(
-                TextColumn("simulating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=console,
-                disable=quiet,
-                transient=True,
-            ) as progress,
+            progress_bar("simulating", quiet) as progress,
         ):
             task = progress.add_task("games", total=games)
             for i in range(games):

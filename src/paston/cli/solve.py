@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from paston.actions import Kind
-from paston.cli.common import err_console, fail, out_console, parse_int_list, parse_rules
+from paston.cli.common import fail, load_game, out_console, parse_int_list, parse_rules, progress_bar
 from paston.deal import Deal, Phase
 from paston.errors import PastonError, RecordError
 from paston.match import Match
@@ -17,19 +16,6 @@ from paston.record import iter_file
 from paston.solver import Position, Solver
 from paston.solver.analysis import DealAnalysis, analyze_deal
 from paston.text import display_names
-
-
-def _load_game(file: Path, game: int) -> Match:
-    try:
-        items = list(iter_file(file))
-    except (OSError, UnicodeDecodeError) as err:
-        fail(f"cannot read {file}: {err}")
-    if game >= len(items):
-        fail(f"{file} holds {len(items)} game(s); --game must be below {len(items)}", 2)
-    item = items[game]
-    if isinstance(item, RecordError):
-        fail(f"{file}: {item}")
-    return item
 
 
 def _position_from_record(match: Match, deal_index: int | None, action_index: int | None) -> Position:
@@ -96,7 +82,7 @@ def solve(
     rule_set = parse_rules(rules)
     try:
         if record is not None:
-            match = _load_game(record, game)
+            match = load_game(record, game)
             pos = _position_from_record(match, deal, action)
             rule_set = match.rules
         else:
@@ -198,15 +184,7 @@ def _analyze_all(file: Path, quiet: bool) -> None:
     cards: dict[str, int] = {}
     seat_deals: dict[str, int] = {}
     solver = Solver()
-    with Progress(
-        TextColumn("analysing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err_console(),
-        disable=quiet,
-        transient=True,
-    ) as progress:
+    with progress_bar("analysing", quiet) as progress:
         task = progress.add_task("deals", total=len(jobs))
         for match, i in jobs:
             result = analyze_deal(match.deals[i], i, solver)
@@ -251,20 +229,12 @@ def analyze(
     if all_games:
         _analyze_all(file, quiet)
         return
-    match = _load_game(file, game)
+    match = load_game(file, game)
     names = display_names(match.seats)
     played = _played_deals(match)
     solver = Solver()
     results: list[DealAnalysis] = []
-    with Progress(
-        TextColumn("analysing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err_console(),
-        disable=quiet,
-        transient=True,
-    ) as progress:
+    with progress_bar("analysing", quiet) as progress:
         task = progress.add_task("deals", total=len(played))
         for i in played:
             results.append(analyze_deal(match.deals[i], i, solver))

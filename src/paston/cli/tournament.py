@@ -8,12 +8,9 @@ import time
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from paston.bots.base import parse_player_name
-from paston.cli.common import err_console, fail, out_console, parse_rules
-from paston.errors import PastonError
+from paston.cli.common import fail, out_console, parse_players, parse_rules, progress_bar
 from paston.eval.stats import bootstrap_ci, summarize
 from paston.eval.tournament import DealResultRow, run_tournament
 
@@ -39,14 +36,7 @@ def tournament(
     """Duplicate tournament: the same deals in all six seatings of two bots; mean points per deal
     with bootstrap 95% confidence intervals, make/surrender/whist rates, contract mix, times."""
     rule_set = parse_rules(rules)
-    names = [p.strip().lower() for p in players.split(",")]
-    if len(names) != 2:
-        raise typer.BadParameter(f"give two players, not {players!r}", param_hint="--players")
-    for n in names:
-        try:
-            parse_player_name(n)
-        except PastonError as err:
-            raise typer.BadParameter(str(err), param_hint="--players") from None
+    names = parse_players(players, 2, "--players")
     a, b = names
     if a == b:
         raise typer.BadParameter("give two different players", param_hint="--players")
@@ -58,15 +48,7 @@ def tournament(
     f = None
     try:
         f = open(out, "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
-        with Progress(
-            TextColumn("duplicate deals"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err_console(),
-            disable=quiet,
-            transient=True,
-        ) as progress:
+        with progress_bar("duplicate deals", quiet) as progress:
             task = progress.add_task("deals", total=deals)
             for rows in run_tournament(
                 a,
