@@ -74,10 +74,20 @@ class Position:
         """Build from card text: ``hands=["AS KS", "QS JS", ""]``. Without ``defenders``,
         the seats other than the declarer that hold cards defend (an empty hand is the
         passer's)."""
-        if len(hands) != 3:
-            raise PositionError("bad-hands", "give three hands (seats 0, 1, 2); an empty one for a passer")
+        if (
+            not isinstance(hands, (list, tuple))
+            or len(hands) != 3
+            or not all(isinstance(h, str) for h in hands)
+        ):
+            raise PositionError(
+                "bad-hands", "give three hands as text (seats 0, 1, 2); an empty one for a passer"
+            )
+        if not isinstance(tricks, (list, tuple)) or len(tricks) != 3:
+            raise PositionError("bad-tricks", "tricks taken must be three counts (seats 0, 1, 2)")
         masks = tuple(CardSet.parse(h).mask for h in hands)
         _, contract = _suit_of_trump(trump)
+        if not isinstance(trick, str):
+            raise PositionError("bad-trick", "the trick is given as text, e.g. 'KH 9H'")
         trick_cards = tuple(Card.parse(t).index for t in trick.replace(",", " ").split())
         if defenders is None:
             defenders = tuple(s for s in range(3) if s != declarer and masks[s])
@@ -85,7 +95,7 @@ class Position:
             hands=(masks[0], masks[1], masks[2]),
             contract=contract,
             declarer=declarer,
-            defenders=tuple(defenders),
+            defenders=tuple(defenders) if isinstance(defenders, (list, tuple)) else defenders,  # type: ignore[arg-type]
             leader=leader,
             trick=trick_cards,
             tricks=(tricks[0], tricks[1], tricks[2]),
@@ -157,8 +167,20 @@ class Position:
 
     # --- validation -------------------------------------------------------------------
     def _validate(self) -> None:
-        if self.declarer not in (0, 1, 2):
+        if not isinstance(self.contract, Contract):
+            raise PositionError("bad-trump", f"contract must be a Contract, not {self.contract!r}")
+        if not isinstance(self.hands, tuple) or len(self.hands) != 3:
+            raise PositionError("bad-hands", "hands must be three card masks (seats 0, 1, 2)")
+        if not isinstance(self.tricks, tuple) or len(self.tricks) != 3:
+            raise PositionError("bad-tricks", "tricks taken must be three counts (seats 0, 1, 2)")
+        if not isinstance(self.trick, tuple) or not isinstance(self.defenders, tuple):
+            raise PositionError("bad-trick", "defenders and the trick must be tuples")
+        if type(self.declarer) is not int or self.declarer not in (0, 1, 2):
             raise PositionError("bad-seat", f"declarer must be seat 0, 1 or 2, not {self.declarer!r}")
+        if type(self.leader) is not int:
+            raise PositionError("bad-leader", f"the leader must be a seat number, not {self.leader!r}")
+        if any(type(d) is not int for d in self.defenders):
+            raise PositionError("bad-defenders", "defenders must be seat numbers")
         defs = self.defenders
         if (
             not 1 <= len(defs) <= 2

@@ -134,6 +134,16 @@ function say(key, params = {}, error = false) {
   statusEl.className = error ? "error" : "";
 }
 
+/** Tell screen readers (a live region that stays in place across re-renders). */
+function announce(text) {
+  let region = document.getElementById("announce");
+  if (!region) {
+    region = el("div", { id: "announce", class: "sr-only", "aria-live": "assertive" });
+    document.body.append(region);
+  }
+  region.textContent = text;
+}
+
 function applyChrome() {
   document.documentElement.lang = lang;
   document.title = t("pageTitle", { game: GAME.brand });
@@ -186,13 +196,23 @@ function focusKey(node) {
   return null;
 }
 
+let playFocus = false; // the keyboard was last used on the cards or action buttons
+
 function withFocusKept(draw) {
   const active = document.activeElement;
   const key = focusKey(active);
   const wasInPlayArea = Boolean(active && active.closest && active.closest(".hand, .actions"));
+  if (active && active !== document.body) playFocus = wasInPlayArea;
   const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
   draw();
-  if (!key) return;
+  if (!key) {
+    // Focus was lost when the cards went away (a card played): back on the cards when it is our turn.
+    if (playFocus && document.activeElement === document.body) {
+      const next = app.querySelector(".hand button:not([disabled]), .actions button:not([disabled])");
+      if (next) next.focus({ preventScroll: true });
+    }
+    return;
+  }
   const again = app.querySelector(key);
   if (again && !again.disabled) {
     again.focus({ preventScroll: true });
@@ -208,7 +228,7 @@ function withFocusKept(draw) {
 // --- lobby --------------------------------------------------------------------------------------
 const lobbyForm = {
   tname: "", target: 121, lone: "graded", bonus: "2", allpass: "spade-jack", second: "first-bidder",
-  seat0: "human", seat1: "pimc:3", seat2: "pimc:3",
+  seat0: "human", seat1: "pimc:3", seat2: "pimc:3", takeover: "",
 };
 let lobbyTables = [], lobbyGames = [], lobbyTimer = null;
 
@@ -250,7 +270,9 @@ function renderLobby() {
         field("allpass", t("allPass"), select("allpass", [["spade-jack", t("allPassJack")],
           ["first-bidder", t("allPassFirst")]])),
         field("second", t("secondDealer"), select("second", [["first-bidder", t("secondFirstBidder")],
-          ["rotate", t("secondRotate")]])))),
+          ["rotate", t("secondRotate")]])),
+        field("takeover", t("takeover"), select("takeover", [["", t("takeoverOff")],
+          ...[30, 120, 300].map((n) => [String(n), t("takeoverAfter", { n })])])))),
     el("button", { class: "primary", type: "submit", "data-testid": "create" }, t("createTable")));
   app.replaceChildren(el("div", { class: "lobby" },
     el("section", { class: "panel" }, el("h1", {}, t("newTable")), form),
@@ -305,7 +327,9 @@ async function createTable(e) {
   };
   const name = lobbyForm.tname.trim() || t("defaultTableName", { game: GAME.brand });
   try {
-    const made = await api("/api/tables", { name, rules, seats });
+    const body = { name, rules, seats };
+    if (lobbyForm.takeover) body.takeover_seconds = Number(lobbyForm.takeover);
+    const made = await api("/api/tables", body);
     location.href = made.invite;
   } catch (err) {
     showError(err.code, err.message);
@@ -341,10 +365,12 @@ function connect(id) {
       const previous = state;
       state = msg;
       pending = false;
-      if (!previous || previous.view.phase !== msg.view.phase || msg.view.phase !== "discard") selected = [];
-      if (statusError && previous && msg.version !== previous.version) say(null);
-      if (!statusError || !previous) say(null);
+      selected = msg.view.phase === "discard" ? selected.filter((c) => msg.view.hand.includes(c)) : [];
+      if (!previous || msg.version !== previous.version || ["connecting", "reconnecting"].includes(statusKey)) say(null);
       rerender();
+      const mineNow = msg.you !== null && msg.view.to_move === msg.you;
+      const mineBefore = previous && previous.you !== null && previous.view.to_move === previous.you;
+      if (mineNow && !mineBefore) announce(turnText(msg.view));
     } else if (msg.type === "error") {
       pending = false;
       if (msg.code === "bad-token") {
@@ -364,10 +390,16 @@ function connect(id) {
   };
 }
 
+/** A fresh command id (crypto.randomUUID exists only on https and localhost pages). */
+function commandId() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
 function act(action) {
   if (pending || !socket || socket.readyState !== WebSocket.OPEN) return;
   pending = true;
-  socket.send(JSON.stringify({ type: "act", action, version: state.version, id: crypto.randomUUID() }));
+  socket.send(JSON.stringify({ type: "act", action, version: state.version, id: commandId() }));
   selected = [];
   rerender();
 }
@@ -419,16 +451,13 @@ function layout() {
 /** What each seat last said in this deal (a bid, pass, trump, whist…). */
 function calls(v) {
   const said = [null, null, null];
-  let stage = "auction";
   for (const h of v.history) {
-    if (h.type === "bid") said[h.seat] = word(h.value);
+    if (h.type === "bid" || h.type === "trump") said[h.seat] = word(h.value);
     else if (h.type === "pass") said[h.seat] = t("pass");
-    else if (h.type === "discard") stage = "discard";
-    else if (h.type === "trump") { said[h.seat] = word(h.value); stage = "defence"; }
     else if (h.type === "surrender") said[h.seat] = t("surrender");
     else if (h.type === "whist") said[h.seat] = GAME.whist;
   }
-  return { said, stage };
+  return said;
 }
 
 /** Tricks a seat needs (R6.3, R5.2), or null when it does not play. */
@@ -442,19 +471,16 @@ function needs(v, seat) {
 function seatPanel(s, v, position, said) {
   const n = names();
   const isTurn = v.to_move === s.seat;
-  const status = s.kind === "bot" ? "bot" : !s.taken ? "free" : s.online ? "online" : "offline";
+  const status = s.kind === "bot" ? "bot" : !s.taken ? "free" : s.online ? "online" : s.standin ? "standin" : "offline";
   const statusText = {
     bot: t("statusBot", { bot: botLabel(s.bot) }), free: t("statusFree"),
-    online: t("statusOnline"), offline: t("statusOffline"),
+    online: t("statusOnline"), offline: t("statusOffline"), standin: t("statusStandin"),
   }[status];
   const badges = [];
   if (v.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: t("dealer") }, t("dealerShort")));
   if (v.declarer === s.seat) badges.push(el("span", { class: "badge role" }, t("declarer")));
-  else if (v.defenders.includes(s.seat) && (v.phase === "play" || v.phase === "over")) {
-    badges.push(el("span", { class: "badge role" }, GAME.whist));
-  }
   const need = needs(v, s.seat);
-  const stats = [el("span", {}, t("totalShort", { n: v.totals[s.seat] }))];
+  const stats = [el("span", {}, t("totalShort", { n: num(v.totals[s.seat]) }))];
   if (v.phase === "play" || v.tricks.some((x) => x > 0)) {
     stats.push(el("span", {}, need ? t("tricksOfNeeded", { n: v.tricks[s.seat], need }) : t("tricksShort", { n: v.tricks[s.seat] })));
   }
@@ -472,21 +498,20 @@ function seatPanel(s, v, position, said) {
       }),
       el("button", { type: "submit", class: "primary", "data-testid": "take-seat" }, t("takeSeat")));
   }
+  const mine = state.you === s.seat;
   return el("div", {
-    class: `seat-panel ${position} ${isTurn ? "turn" : ""} ${state.you === s.seat ? "mine" : ""}`,
+    class: `seat-panel ${position} ${isTurn ? "turn" : ""} ${mine ? "mine" : ""}`,
     "data-seat": s.seat, "data-status": status, "aria-current": isTurn ? "true" : null,
   },
   el("div", { class: "seat-head" },
     el("span", { class: "dot", style: `background:${SEAT_COLORS[s.seat]}`, "aria-hidden": "true" }),
     el("strong", { class: "seat-name" }, n[s.seat]),
-    state.you === s.seat ? el("span", { class: "badge you" }, t("you")) : null,
-    badges),
-  el("div", { class: "seat-status" },
-    el("span", { class: `presence ${status}` }, statusText),
-    isTurn ? el("span", { class: "badge turn-badge" }, t("toPlay")) : null),
-  el("div", { class: "seat-stats" }, stats),
-  said ? el("div", { class: "bubble" }, said) : null,
-  backs, form);
+    mine ? el("span", { class: "badge you" }, t("you")) : null,
+    badges,
+    isTurn && !mine ? el("span", { class: "badge turn-badge" }, t("toPlay")) : null),
+  el("div", { class: "seat-line" }, el("span", { class: `presence ${status}` }, statusText), stats),
+  said || backs ? el("div", { class: "seat-extra" }, said ? el("span", { class: "bubble" }, said) : null, backs) : null,
+  form);
 }
 
 function turnText(v) {
@@ -542,7 +567,7 @@ function centerView(v) {
   }
   if (v.phase === "auction") {
     parts.push(el("div", { class: "prikup-backs" }, el("span", { class: "label" }, GAME.prikup), cardBack(), cardBack()));
-    if (!v.history.length && state.sheet.length) parts.push(lastDealSummary());
+    if (state.sheet.length) parts.push(lastDealSummary());
   } else if (v.phase === "discard" || v.phase === "trump") {
     if (v.prikup) {
       parts.push(el("div", { class: "prikup", "data-testid": "prikup" }, el("span", { class: "label" }, GAME.prikup),
@@ -556,10 +581,6 @@ function centerView(v) {
     parts.push(trickView(v));
   } else if (v.phase === "over" && state.sheet.length) {
     parts.push(lastDealSummary());
-  }
-  if (v.discard && v.discard.length && v.phase !== "discard") {
-    parts.push(el("div", { class: "discard-shown" }, el("span", { class: "label" }, t("yourDiscard")),
-      sortCards(v.discard).map((c) => cardNode(c, { size: "small" }))));
   }
   return el("div", { class: "center" }, parts);
 }
@@ -579,7 +600,12 @@ function lastDealSummary() {
 }
 
 function signed(x) {
-  return x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0";
+  return x > 0 ? `+${x}` : num(x);
+}
+
+/** A number with a true minus sign. */
+function num(x) {
+  return x < 0 ? `−${-x}` : String(x);
 }
 
 function handView(v) {
@@ -614,7 +640,8 @@ function handView(v) {
   }
   return el("div", { class: "hand-area" },
     el("h2", { class: "sr-only" }, t("yourHand")),
-    el("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": t("yourHand") },
+    el("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": t("yourHand"),
+      style: `--n: ${Math.max(cards.length, 2)}` },
       nodes.length ? nodes : el("span", { class: "muted" }, t("noCards"))));
 }
 
@@ -670,7 +697,11 @@ function historyView(v) {
     let text;
     if (h.type === "bid") text = word(h.value);
     else if (h.type === "pass") text = stage === "defence" ? t("passDefence") : t("pass");
-    else if (h.type === "discard") { text = t("discardsTwo"); stage = "discard"; }
+    else if (h.type === "discard") {
+      text = h.hidden ? t("discardsTwo") : [t("yourDiscard"), " ", el("span", { class: "discard-shown" },
+        sortCards(h.cards).map((c) => cardNode(c, { size: "tiny" })))];
+      stage = "discard";
+    }
     else if (h.type === "trump") { text = t("namesTrump", { contract: word(h.value) }); stage = "defence"; }
     else if (h.type === "surrender") text = t("surrenders");
     else if (h.type === "whist") text = GAME.whist;
@@ -685,8 +716,11 @@ function historyView(v) {
 function sheetView() {
   const n = names();
   const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", title: t("dealColName"), "aria-label": t("dealColName") }, t("dealCol")), el("th", { scope: "col" }, t("contractCol")),
-    n.map((name, i) => el("th", { scope: "col" },
-      el("span", { class: "dot", style: `background:${SEAT_COLORS[i]}`, "aria-hidden": "true" }), name))));
+    n.map((name, i) => el("th", { scope: "col", title: name },
+      el("span", { class: "dot", style: `background:${SEAT_COLORS[i]}`, "aria-hidden": "true" }),
+      el("span", { class: "name" }, name)))));
+  const cols = el("colgroup", {}, el("col", { class: "num" }), el("col", { class: "what" }),
+    [0, 1, 2].map(() => el("col", { class: "seat" })));
   const body = el("tbody", {}, state.sheet.map((r) => el("tr", { "data-deal": r.deal, "data-outcome": r.outcome },
     el("th", { scope: "row" }, String(r.deal)),
     el("td", { class: "what" }, outcomeText(r)),
@@ -694,7 +728,7 @@ function sheetView() {
       const reset = r.resets.includes(i);
       return el("td", { class: reset ? "reset" : "", "data-reset": reset ? "true" : null },
         el("span", { class: "score" }, signed(r.scores[i])),
-        el("span", { class: "total" }, String(total)),
+        el("span", { class: "total" }, num(total)),
         reset ? el("span", {
           class: "badge reset-badge", title: t("resetTitle", { n: state.table.rules.target }),
         }, t("resetMark")) : null);
@@ -703,7 +737,7 @@ function sheetView() {
     el("h2", {}, t("scoreSheet")),
     state.sheet.length
       ? el("div", { class: "sheet-wrap" }, el("table", { class: "sheet", "data-testid": "sheet" },
-        el("caption", { class: "sr-only" }, t("scoreSheet")), head, body))
+        el("caption", { class: "sr-only" }, t("scoreSheet")), cols, head, body))
       : [el("p", { class: "muted" }, t("noDealsYet")),
         el("table", { class: "sheet empty", "data-testid": "sheet" }, el("caption", { class: "sr-only" }, t("scoreSheet")), head, el("tbody"))],
     state.sheet.length ? chartView() : null);
@@ -731,7 +765,7 @@ function chartView() {
     svg("text", { x: L, y: H - 6, class: "tick", "text-anchor": "middle" }, "0"),
   ];
   if (bottom < 0) {
-    grid.push(svg("text", { x: L - 4, y: y(bottom) + 4, class: "tick", "text-anchor": "end" }, String(bottom)));
+    grid.push(svg("text", { x: L - 4, y: y(bottom) + 4, class: "tick", "text-anchor": "end" }, num(bottom)));
   }
   const lines = series.map((pts, s) => svg("g", { class: `series s${s}` },
     svg("polyline", {
@@ -763,13 +797,26 @@ function endView() {
       t(state.winners.length > 1 ? "winnersShare" : "winnerWins", { names: who })),
     el("ol", { class: "final" }, [0, 1, 2].sort((a, b) => state.view.totals[b] - state.view.totals[a])
       .map((s) => el("li", {}, el("span", { class: "dot", style: `background:${SEAT_COLORS[s]}` }),
-        `${n[s]}: ${state.view.totals[s]}`))),
+        `${n[s]}: ${num(state.view.totals[s])}`))),
     el("p", { class: "buttons" },
       el("a", {
         class: "button primary", href: `/api/tables/${tableId}/record`, download: `paston-${tableId}.json`,
         "data-testid": "record-link",
       }, t("downloadRecord")),
+      el("button", { type: "button", "data-testid": "rematch", onclick: rematch },
+        state.table.rematch ? t("joinRematch") : t("rematch")),
       el("a", { class: "button", href: "/" }, t("backToLobby"))));
+}
+
+/** A new game with the same rules and seats; a seated person keeps their seat. */
+async function rematch() {
+  try {
+    const got = await api(`/api/tables/${tableId}/rematch`, { token: localStorage.getItem(tokenKey(tableId)) });
+    if (got.token) localStorage.setItem(tokenKey(got.id), got.token);
+    location.href = got.invite;
+  } catch (err) {
+    showError(err.code, err.message);
+  }
 }
 
 function inviteView() {
@@ -802,18 +849,18 @@ function renderTable() {
   const v = state.view;
   const [me, left, right] = layout();
   const seats = state.table.seats;
-  const { said } = calls(v);
+  const said = calls(v);
   const myTurn = state.you !== null && v.to_move === state.you;
   const board = el("section", {
     class: `board panel ${myTurn ? "my-turn" : ""}`, "data-testid": "table",
     "data-phase": v.phase, "data-version": state.version, "data-you": state.you === null ? "" : state.you,
     "data-to-move": v.to_move === null ? "" : v.to_move, "data-my-turn": String(myTurn),
+    "data-tricks": v.tricks.reduce((a, b) => a + b, 0), "data-deals": state.sheet.length,
     "aria-label": t("tableLabel"),
   },
-  el("p", { class: `turn-line ${myTurn ? "mine" : ""}`, "data-testid": "turn", "aria-live": "polite" }, turnText(v)),
+  el("p", { class: `turn-line ${myTurn ? "mine" : ""}`, "data-testid": "turn" }, turnText(v)),
   el("div", { class: "opponents" }, seatPanel(seats[left], v, "left", said[left]), seatPanel(seats[right], v, "right", said[right])),
-  centerView(v),
-  lastTrickView(v),
+  el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
   seatPanel(seats[me], v, "me", said[me]),
   handView(v),
   actionsView(v));

@@ -29,6 +29,12 @@ export function format(template, params = {}) {
 }
 
 const en = {
+  statusStandin: "offline · the computer plays for now",
+  takeover: "When a person is offline",
+  takeoverOff: "wait for them",
+  takeoverAfter: "the computer plays after {n} s",
+  rematch: "Play again",
+  joinRematch: "Join the rematch",
   pageTitle: "{game}",
   toLobby: "{game}: back to the lobby",
   language: "Language",
@@ -185,6 +191,12 @@ const en = {
 };
 
 const hy = {
+  statusStandin: "անցանց · առայժմ խաղում է համակարգիչը",
+  takeover: "Երբ մարդն անցանց է",
+  takeoverOff: "սպասել նրան",
+  takeoverAfter: "համակարգիչը խաղում է {n} վ հետո",
+  rematch: "Խաղալ կրկին",
+  joinRematch: "Միանալ նոր խաղին",
   pageTitle: "{game}",
   toLobby: "{game}. վերադառնալ սրահ",
   language: "Լեզու",
@@ -330,6 +342,12 @@ const hy = {
 };
 
 const ru = {
+  statusStandin: "не в сети · пока играет компьютер",
+  takeover: "Если человек не в сети",
+  takeoverOff: "ждать его",
+  takeoverAfter: "через {n} с играет компьютер",
+  rematch: "Сыграть ещё",
+  joinRematch: "Присоединиться к реваншу",
   pageTitle: "{game}",
   toLobby: "{game}: назад в лобби",
   language: "Язык",
@@ -475,6 +493,12 @@ const ru = {
 };
 
 const es = {
+  statusStandin: "desconectado · de momento juega el ordenador",
+  takeover: "Si una persona se desconecta",
+  takeoverOff: "esperarla",
+  takeoverAfter: "juega el ordenador tras {n} s",
+  rematch: "Jugar otra vez",
+  joinRematch: "Unirse a la revancha",
   pageTitle: "{game}",
   toLobby: "{game}: volver a la sala",
   language: "Idioma",
@@ -620,6 +644,12 @@ const es = {
 };
 
 const ja = {
+  statusStandin: "オフライン・いまはコンピューターが代わりにプレイ",
+  takeover: "人間がオフラインのとき",
+  takeoverOff: "待つ",
+  takeoverAfter: "{n} 秒後にコンピューターが代わりにプレイ",
+  rematch: "もう一度遊ぶ",
+  joinRematch: "再戦に参加",
   pageTitle: "{game}",
   toLobby: "{game}：ロビーに戻る",
   language: "言語",

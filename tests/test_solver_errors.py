@@ -1,0 +1,491 @@
+"""Bad positions are refused with a clear ``PositionError`` (a ``ValueError`` with a
+stable ``code``), never a crash; and ``paston solve`` / ``paston analyze`` as a user
+runs them: values printed for text positions and record positions, clean errors
+(exit code 2, a readable message, no traceback) on bad input.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from paston.actions import Kind
+from paston.cards import Card, CardSet
+from paston.cli import app
+from paston.contracts import Contract
+from paston.deal import Deal, Phase
+from paston.errors import PastonError
+from paston.record import read_file
+from paston.solver import Position, PositionError, Solver, reference
+from paston.solver.analysis import analyze_deal
+
+
+def mask(text: str) -> int:
+    return CardSet.parse(text).mask
+
+
+def make(
+    hands: tuple[str, str, str],
+    *,
+    contract: Contract = Contract.SPADES,
+    declarer: int = 0,
+    defenders: tuple[int, ...] = (1, 2),
+    leader: int = 0,
+    trick: str = "",
+    tricks: tuple[int, int, int] = (0, 0, 0),
+) -> Position:
+    return Position(
+        hands=(mask(hands[0]), mask(hands[1]), mask(hands[2])),
+        contract=contract,
+        declarer=declarer,
+        defenders=defenders,
+        leader=leader,
+        trick=tuple(Card.parse(c).index for c in trick.split()),
+        tricks=tricks,
+    )
+
+
+def refused(code: str, build: object) -> PositionError:
+    assert callable(build)
+    with pytest.raises(PositionError) as info:
+        build()
+    err = info.value
+    assert isinstance(err, ValueError) and isinstance(err, PastonError)
+    assert err.code == code, (err.code, str(err))
+    assert str(err) and "Traceback" not in str(err)
+    return err
+
+
+# --- cards --------------------------------------------------------------------------------
+def test_duplicate_card_in_two_hands() -> None:
+    err = refused("duplicate-card", lambda: make(("AS KS", "AS QS", "JS TS")))
+    assert "AS" in str(err)
+
+
+def test_duplicate_card_in_hand_and_trick() -> None:
+    err = refused("duplicate-card", lambda: make(("AS KS", "QS", "JS TS"), leader=1, trick="KS"))
+    assert "KS" in str(err)
+
+
+def test_duplicate_card_twice_in_the_trick() -> None:
+    refused(
+        "duplicate-card",
+        lambda: Position(
+            hands=(mask("AS"), mask("QS"), mask("JS TS")),
+            contract=Contract.SPADES,
+            declarer=0,
+            defenders=(1, 2),
+            leader=0,
+            trick=(Card.parse("KS").index, Card.parse("KS").index),
+        ),
+    )
+
+
+def test_duplicate_card_from_text() -> None:
+    err = refused(
+        "duplicate-card",
+        lambda: Position.from_text(hands=["AS KS", "QS KS", ""], trump="spades", declarer=0, leader=0),
+    )
+    assert "KS" in str(err)
+
+
+@pytest.mark.parametrize(
+    "hands",
+    [("AS KS", "QS", "JS TS"), ("AS", "QS JS", "TS 9S"), ("AS KS 7H", "QS JS", "TS 9S")],
+)
+def test_unequal_hand_sizes(hands: tuple[str, str, str]) -> None:
+    err = refused("unequal-hands", lambda: make(hands))
+    assert "holds" in str(err)
+
+
+def test_unequal_hand_sizes_mid_trick() -> None:
+    # Seat 0 led; it must hold one card fewer than seats 1 and 2.
+    refused("unequal-hands", lambda: make(("KS 7H", "QS 8H", "JS 9H"), trick="AS"))
+    refused("unequal-hands", lambda: make(("7H", "QS", "JS 9H"), trick="AS"))
+    make(("7H", "QS 8H", "JS 9H"), trick="AS")  # fine
+
+
+def test_unequal_two_hands() -> None:
+    refused("unequal-hands", lambda: make(("AS KS", "QS", ""), defenders=(1,)))
+
+
+def test_passer_holding_cards() -> None:
+    err = refused("passer-cards", lambda: make(("AS KS", "QS JS", "TS 9S"), defenders=(1,)))
+    assert "R5.2" in str(err)
+
+
+def test_no_cards_left() -> None:
+    refused("no-cards", lambda: make(("", "", "")))
+    refused("no-cards", lambda: make(("", "", ""), defenders=(2,)))
+
+
+@pytest.mark.parametrize("hand", [-1, 1 << 32, "AS", 1.5, True, None])
+def test_hand_not_a_card_mask(hand: object) -> None:
+    refused(
+        "bad-hands",
+        lambda: Position(
+            hands=(hand, 2, 4),  # type: ignore[arg-type]
+            contract=Contract.SPADES,
+            declarer=0,
+            defenders=(1, 2),
+            leader=0,
+        ),
+    )
+
+
+# --- revokes in the trick (R6.2) ----------------------------------------------------------
+def test_revoke_off_suit_while_holding_the_led_suit() -> None:
+    # Seat 1 played a heart to a spade lead but still holds QS.
+    err = refused("revoke", lambda: make(("KS 7D", "QS 8D", "JS TS 9S"), trick="AS 8H"))
+    assert "R6.2" in str(err) and "spades" in str(err)
+
+
+def test_revoke_not_trumping_while_void_and_holding_trump() -> None:
+    # Hearts trump; seat 1 has no spade but holds 9H, yet played a diamond.
+    err = refused(
+        "revoke", lambda: make(("KS 7D", "9H 8D", "JS TS 9S"), contract=Contract.HEARTS, trick="AS TD")
+    )
+    assert "R6.2" in str(err) and "trump" in str(err)
+
+
+def test_revoke_by_the_second_defender() -> None:
+    # Defender 1 led AS; defender 2 discarded 9C while still holding JS.
+    refused("revoke", lambda: make(("KS 7D", "QS", "JS"), leader=1, trick="AS 9C"))
+    make(("KS 7D", "QS", "9C"), leader=1, trick="AS JS")  # following suit: fine
+    # (with two hands the trick in progress holds the leader's card only: no revoke)
+
+
+def test_legal_tricks_are_accepted() -> None:
+    # Following suit, trumping when void, and discarding when void of both: all legal.
+    make(("KS 7D", "QS 8D", "JS TS 9S"), trick="AS 8S")
+    make(("KS 7D", "8D 9D", "JS TS 9S"), contract=Contract.DIAMONDS, trick="AS TD")
+    make(("KS 7D", "8C 9C", "JS TS 9S"), contract=Contract.HEARTS, trick="AS TC")
+    # trumping with best spades' trump (spades): leading a heart, seat 1 void in hearts
+    make(("KH 7D", "8S 9C", "JH TH 9H"), contract=Contract.BEST_SPADES, trick="AH 7S")
+    refused(
+        "revoke", lambda: make(("KH 7D", "8S 9D", "JH TH 9H"), contract=Contract.BEST_SPADES, trick="AH TC")
+    )
+
+
+# --- seats --------------------------------------------------------------------------------
+@pytest.mark.parametrize("declarer", [-1, 3, "0", None, 0.5])
+def test_bad_declarer(declarer: object) -> None:
+    refused("bad-seat", lambda: make(("AS", "KS", "QS"), declarer=declarer))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "defenders",
+    [(), (0,), (0, 1), (1, 1), (1, 2, 0), (3,), (1, -1), ("1",)],
+)
+def test_bad_defenders(defenders: tuple[int, ...]) -> None:
+    refused("bad-defenders", lambda: make(("AS", "KS", "QS"), defenders=defenders))
+
+
+@pytest.mark.parametrize(("leader", "defenders"), [(3, (1, 2)), (-1, (1, 2)), (2, (1,)), (None, (1, 2))])
+def test_bad_leader(leader: object, defenders: tuple[int, ...]) -> None:
+    hands = ("AS", "KS", "QS") if len(defenders) == 2 else ("AS", "KS", "")
+    refused("bad-leader", lambda: make(hands, leader=leader, defenders=defenders))  # type: ignore[arg-type]
+
+
+# --- the trick and the tricks taken -------------------------------------------------------
+def test_trick_too_long() -> None:
+    refused("bad-trick", lambda: make(("", "", ""), trick="AS KS QS"))
+    refused("bad-trick", lambda: make(("7H", "", ""), defenders=(1,), trick="AS KS"))
+
+
+@pytest.mark.parametrize("card", [32, -1, "AS", 1.0, None])
+def test_bad_card_in_the_trick(card: object) -> None:
+    refused(
+        "bad-trick",
+        lambda: Position(
+            hands=(0, mask("KS"), mask("QS")),
+            contract=Contract.SPADES,
+            declarer=0,
+            defenders=(1, 2),
+            leader=0,
+            trick=(card,),  # type: ignore[arg-type]
+        ),
+    )
+
+
+def test_tricks_taken_plus_cards_left_over_ten() -> None:
+    refused("bad-tricks", lambda: make(("AS", "KS", "QS"), tricks=(5, 4, 1)))
+    refused("bad-tricks", lambda: make(("AS KS", "QS JS", "TS 9S"), tricks=(9, 0, 0)))
+    make(("AS", "KS", "QS"), tricks=(5, 3, 1))  # exactly 10: fine
+
+
+@pytest.mark.parametrize("tricks", [(-1, 0, 0), (0, 0), (0, 0, 0, 0), (1.0, 0, 0), ("1", 0, 0)])
+def test_bad_tricks_taken(tricks: tuple[int, ...]) -> None:
+    refused("bad-tricks", lambda: make(("AS", "KS", "QS"), tricks=tricks))  # type: ignore[arg-type]
+
+
+def test_passer_with_tricks_taken() -> None:
+    refused("bad-tricks", lambda: make(("AS", "KS", ""), defenders=(1,), tricks=(3, 3, 1)))
+
+
+# --- contracts and text -----------------------------------------------------------------------
+@pytest.mark.parametrize("trump", [4, -1, 7, None, 1.5, True])
+def test_bad_trump_value(trump: object) -> None:
+    refused(
+        "bad-trump",
+        lambda: Position.from_text(hands=["AS", "KS", ""], trump=trump, declarer=0, leader=0),  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize("trump", ["notrump", "", "spade", "NT", "xx"])
+def test_bad_trump_text(trump: str) -> None:
+    # A clear, typed error with a code (the text is not a contract: ParseError "parse-contract").
+    with pytest.raises(ValueError) as info:
+        Position.from_text(hands=["AS", "KS", ""], trump=trump, declarer=0, leader=0)
+    err = info.value
+    assert isinstance(err, PastonError)
+    assert err.code in ("bad-trump", "parse-contract")
+    assert "no-trump" in str(err) or "contract" in str(err)
+
+
+@pytest.mark.parametrize(
+    "trump", ["spades", "glitch", "D", "♥", "best-spades", "paston grkha", 0, 3, Contract.CLUBS]
+)
+def test_good_trump_spellings(trump: object) -> None:
+    pos = Position.from_text(hands=["AS", "KS", ""], trump=trump, declarer=0, leader=0)  # type: ignore[arg-type]
+    assert isinstance(pos.contract, Contract)
+
+
+def test_bad_card_text() -> None:
+    for hands, trick in ((["AS ZZ", "KS QS", ""], ""), (["AS", "KS", ""], "1S")):
+        with pytest.raises(ValueError) as info:
+            Position.from_text(hands=hands, trump="spades", declarer=0, leader=0, trick=trick)
+        assert isinstance(info.value, PastonError) and info.value.code.startswith("parse")
+
+
+def test_from_text_needs_three_hands() -> None:
+    refused("bad-hands", lambda: Position.from_text(hands=["AS", "KS"], trump="spades", declarer=0, leader=0))
+
+
+def test_from_text_tricks_of_the_wrong_length() -> None:
+    # Two counts instead of three: a PositionError, not an IndexError.
+    refused(
+        "bad-tricks",
+        lambda: Position.from_text(
+            hands=["AS", "KS", ""], trump="spades", declarer=0, leader=0, tricks=(1, 2)
+        ),
+    )
+
+
+def test_hands_of_the_wrong_length() -> None:
+    # A two-element hands tuple: a PositionError, not an IndexError.
+    refused(
+        "bad-hands",
+        lambda: Position(
+            hands=(1, 2),  # type: ignore[arg-type]
+            contract=Contract.SPADES,
+            declarer=0,
+            defenders=(1,),
+            leader=0,
+        ),
+    )
+
+
+@pytest.mark.parametrize("contract", ["spades", 0, None])
+def test_contract_must_be_a_contract(contract: object) -> None:
+    # Position(contract="spades") must be refused when built, not crash in the solver
+    # later with an AttributeError.
+    def build() -> object:
+        pos = Position(hands=(1, 2, 0), contract=contract, declarer=0, defenders=(1,), leader=0)  # type: ignore[arg-type]
+        return Solver(memory_mb=1).tricks(pos)
+
+    refused("bad-trump", build)
+
+
+# --- max^n and deals ----------------------------------------------------------------------------
+def test_maxn_on_a_non_full_deal() -> None:
+    pos = make(("AS", "KS", "QS"), tricks=(2, 2, 2))
+    err = refused("not-full-deal", lambda: Solver(memory_mb=1).maxn(pos))
+    assert "10" in str(err)
+    refused("not-full-deal", lambda: reference.maxn_scores(pos))
+    refused("not-full-deal", lambda: reference.maxn_card_values(pos))
+    # the trick queries work on such a position
+    assert Solver(memory_mb=1).tricks(pos) == 3
+
+
+def test_from_deal_outside_the_play() -> None:
+    deal = Deal(list(range(32)), dealer=0)
+    assert deal.phase is not Phase.PLAY
+    refused("not-in-play", lambda: Position.from_deal(deal))
+
+
+def test_errors_are_value_errors_with_codes() -> None:
+    assert issubclass(PositionError, ValueError) and issubclass(PositionError, PastonError)
+    assert PositionError("x-y", "message").code == "x-y"
+
+
+# --- the command line ------------------------------------------------------------------------------
+runner = CliRunner()
+_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇┡┩┏┓┗┛╍")
+
+
+def invoke(*args: object) -> Result:
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def flat(text: str) -> str:
+    return " ".join(text.translate(_BOX).split())
+
+
+def assert_ok(result: Result) -> str:
+    assert result.exception is None, result.output
+    assert result.exit_code == 0, result.output
+    return flat(result.stdout)
+
+
+def assert_fails(result: Result, *needles: str, code: int = 2) -> str:
+    assert result.exit_code == code, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    text = flat(result.output)
+    for needle in needles:
+        assert needle in text, text
+    return text
+
+
+def expect_card_values(text: str, pos: Position) -> None:
+    solution = Solver(memory_mb=1).solve(pos)
+    assert len(solution.card_values) == len(pos.legal_cards())
+    for card, v in solution.card_values.items():
+        assert re.search(rf"(^| ){re.escape(card.pretty())} {v} (best|costs \d+)", text), (card, v, text)
+    assert f"Declarer takes {solution.value} tricks" in text
+
+
+def test_cli_solve_text_position() -> None:
+    text = assert_ok(
+        invoke(
+            "solve",
+            "--hand0",
+            "JS AC 8C AH",
+            "--hand1",
+            "AS KS QC 7C",
+            "--hand2",
+            "KD TD 8D 7D",
+            "--trump",
+            "hearts",
+        )
+    )
+    pos = Position.from_text(
+        hands=["JS AC 8C AH", "AS KS QC 7C", "KD TD 8D 7D"], trump="hearts", declarer=0, leader=0
+    )
+    expect_card_values(text, pos)
+    assert "A♥ 3 best" in text and "J♠ 2 costs 1" in text
+    assert "seat 0 (declarer) to play" in text
+
+
+def test_cli_solve_mid_trick_two_hand_with_scores() -> None:
+    args = ["--hand0", "", "--hand1", "AH KH 7C 8C", "--hand2", "7H 8H AD KD", "--trump", "diamonds"]
+    text = assert_ok(invoke("solve", *args, "-d", "2", "--leader", "1", "--tricks", "0,3,3", "--scores"))
+    pos = Position.from_text(
+        hands=["", "AH KH 7C 8C", "7H 8H AD KD"], trump="diamonds", declarer=2, leader=1, tricks=(0, 3, 3)
+    )
+    expect_card_values(text, pos)
+    assert "defender" in text and "fails the contract" in text
+    assert "scores [0, 30, -30]" in text
+
+
+def test_cli_solve_from_a_record(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    assert_ok(invoke("simulate", "--out", out, "--games", 1, "--seed", 3, "--quiet"))
+    match = read_file(out)[0]
+    checked = 0
+    for d, played in enumerate(match.deals):
+        plays = [i for i, e in enumerate(played.events) if e.action.kind is Kind.PLAY]
+        if not plays:
+            continue
+        for action in (plays[0], plays[1], plays[len(plays) // 2]):
+            deal = Deal(played.deck, dealer=played.dealer, rules=played.rules, first_deal=played.first_deal)
+            for e in played.events[:action]:
+                deal.apply(e.action, e.seat)
+            pos = Position.from_deal(deal)
+            text = assert_ok(invoke("solve", "--record", out, "--deal", d, "--action", action, "--scores"))
+            expect_card_values(text, pos)
+            checked += 1
+    assert checked >= 3
+
+
+def test_cli_solve_record_errors(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    assert_ok(invoke("simulate", "--out", out, "--games", 1, "--seed", 3, "--quiet"))
+    match = read_file(out)[0]
+    assert match.deals[0].events[0].action.kind is not Kind.PLAY
+    assert_fails(invoke("solve", "--record", out, "--action", 0), "not in the play", "card play")
+    assert_fails(invoke("solve", "--record", out, "--deal", 999), "--deal must be below")
+    assert_fails(invoke("solve", "--record", out, "--action", 9999), "--action must be")
+    assert_fails(invoke("solve", "--record", out, "--game", 3), "--game must be below")
+    assert_fails(invoke("solve", "--record", tmp_path / "missing.jsonl"), "missing.jsonl")
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--hand0", "AS KS", "--hand1", "AS QS"], ["AS"]),  # duplicate card
+        (["--hand0", "AS AS", "--hand1", "QS JS"], ["twice"]),
+        (["--hand0", "AS KS", "--hand1", "QS"], ["holds"]),  # unequal hands
+        (["--hand0", "AS KS", "--hand1", "QS JS", "--hand2", "TS 9S", "--trump", "notrump"], ["no-trump"]),
+        (["--hand0", "AS KS", "--hand1", "QS JS", "--hand2", "TS ZZ"], ["ZZ"]),
+        (["--hand0", "AS", "--hand1", "QS", "--leader", "2"], ["leader"]),
+        (["--hand0", "", "--hand1", "", "--hand2", ""], ["defenders"]),
+        (["--hand0", "AS KS", "--hand1", "QS JS", "--tricks", "9,0,0"], ["exceed 10"]),
+        (["--hand0", "AS KS", "--hand1", "QS JS", "--tricks", "1,2"], ["three counts"]),
+        (["--hand0", "AS KS", "--hand1", "QS JS", "--tricks", "a,b,c"], ["numbers"]),
+        (["--hand0", "KS", "--hand1", "QS", "--trick", "AS 7H", "--hand2", "JS TS"], ["R6.2"]),
+        (["--hand0", "AS", "--hand1", "KS", "--trick", "QS JS", "--hand2", ""], ["too many"]),
+        (["--hand0", "AS", "--hand1", "KS", "--declarer", "3"], ["--declarer"]),
+    ],
+)
+def test_cli_solve_bad_input(args: list[str], needles: list[str]) -> None:
+    assert_fails(invoke("solve", *args), *needles)
+
+
+def test_cli_analyze(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    assert_ok(invoke("simulate", "--out", out, "--games", 1, "--seed", 3, "--quiet"))
+    match = read_file(out)[0]
+    result = invoke("analyze", out, "--quiet")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    played = [i for i, d in enumerate(match.deals) if d.result is not None and d.result.outcome == "played"]
+    assert played
+    assert text.count("Tricks lost against perfect play:") == len(played)
+    for cost in re.findall(r"\((?:−|-)(\d+)\)", text):
+        assert int(cost) > 0
+    totals = re.search(r"Total tricks lost against perfect play: (.*) over (\d+) played deal", text)
+    assert totals is not None and int(totals.group(2)) == len(played)
+    for n in re.findall(r"(-?\d+)(?:,|$)", totals.group(1)):
+        assert int(n) >= 0
+    # per card: costs are never negative, a best card costs nothing, and the costs add up:
+    # the declarer's tricks = value at the start − its own costs + the defenders' costs
+    solver = Solver(memory_mb=8)
+    for i in played:
+        deal = match.deals[i]
+        a = analyze_deal(deal, i, solver)
+        assert f"double-dummy value at the start of play: {a.start_value} tricks" in text
+        cards = [c for trick in a.tricks for c in trick]
+        assert len(cards) == 10 * len(a.active)
+        for c in cards:
+            assert c.cost >= 0
+            assert (c.cost == 0) == (c.value == c.best)
+            assert c.cost == (c.best - c.value if c.seat == a.declarer else c.value - c.best)
+        assert all(c.cost == 0 for c in a.tricks[-1])  # one card each: no choice
+        assert deal.result is not None
+        final = deal.result.tricks[a.declarer]
+        defenders = [s for s in a.active if s != a.declarer]
+        assert final == a.start_value - a.cost[a.declarer] + sum(a.cost[s] for s in defenders)
+
+
+def test_cli_analyze_bad_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n", encoding="utf-8")
+    result = invoke("analyze", bad, "--quiet")
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    assert_fails(invoke("analyze", tmp_path / "missing.jsonl"), "missing.jsonl")
