@@ -559,3 +559,36 @@ def test_language_picker_switches_to_japanese_and_back(server: LiveServer, open_
         found["game"]["prikup"],
         found["game"]["whist"],
     } == set(GAME_WORDS)
+
+
+def test_replay_viewer_of_a_finished_game_and_of_an_opened_record(
+    server: LiveServer, open_page: Opener, tmp_path: Path
+) -> None:
+    table_id = server.new_table([{"kind": "bot", "bot": "random"}] * 3, target=10)
+    deadline = time.monotonic() + 60
+    while not server.manager.get(table_id).finished:
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.1)
+    record = server.manager.record(table_id)
+    page = open_page()
+    page.goto(f"{server.url}/replay/{table_id}")
+    page.wait_for_selector("[data-testid=replay]")
+    first = record["deals"][0]
+    # every hand is shown, as dealt
+    for seat in range(3):
+        shown = page.eval_on_selector_all(
+            f".replay-hand[data-seat='{seat}'] [data-card]", "els => els.map(e => e.dataset.card)"
+        )
+        assert sorted(shown) == sorted(first["hands"][seat])
+    before = page.inner_text("[data-testid=next-move]")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "b => document.querySelector('[data-testid=next-move]').innerText !== b", arg=before
+    )
+    # the lobby links to it, and a record file can be opened
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.goto(f"{server.url}/replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("[data-testid=replay]")
+    assert page.eval_on_selector_all("[data-card]", "els => els.length") >= 30

@@ -281,4 +281,12 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/replay")
+    async def replay_open_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/replay/{table_id}")
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
     return app

@@ -293,12 +293,15 @@ function lobbyLists() {
         el("span", { class: "muted" }, ` · ${t("targetShort", { n: tb.rules.target })} · `,
           tb.seats.map(seatSummary).join(", ")))))
       : el("p", { class: "muted" }, t("noOpenTables")),
+    el("p", {}, el("a", { href: "/replay" }, t("openRecordFile"))),
     lobbyGames.length ? [
       el("h2", {}, t("finishedGames")),
       el("ul", { class: "table-list" }, lobbyGames.slice(-20).reverse().map((tb) => el("li", {},
         el("a", { href: `/t/${tb.id}` }, tb.name),
         el("span", { class: "muted" }, " · "),
-        el("a", { href: `/api/tables/${tb.id}/record`, download: `paston-${tb.id}.json` }, t("record"))))),
+        el("a", { href: `/api/tables/${tb.id}/record`, download: `paston-${tb.id}.json` }, t("record")),
+        el("span", { class: "muted" }, " · "),
+        el("a", { href: `/replay/${tb.id}` }, t("replay"))))),
     ] : null,
   ];
 }
@@ -871,15 +874,89 @@ function renderTable() {
 
 function rerender() {
   withFocusKept(() => {
-    if (tableId) renderTable();
+    if (replayData || location.pathname.startsWith("/replay")) renderReplay();
+    else if (tableId) renderTable();
     else renderLobby();
   });
+}
+
+
+// --- replay of a finished game or of an opened record (every hand shown) ----------------------
+let replayData = null, replayDeal = 0, replayStep = 0;
+
+function replayMove(next) {
+  if (!next) return t("dealEnd");
+  const [kind, ...rest] = next.action.split(" ");
+  const shown = kind === "play" || kind === "discard"
+    ? rest.map((c) => `${rankText(c)}${SUIT_SYMBOL[c[1]]}`).join(" ")
+    : actionLabel(next.action);
+  return t("nextMove", { who: replayData.seats[next.seat], action: shown });
+}
+
+function renderReplay() {
+  if (!replayData) {
+    const input = el("input", { type: "file", accept: ".json,.jsonl,application/json", id: "record-file",
+      "aria-label": t("chooseRecord"), onchange: openRecordFile });
+    app.replaceChildren(el("section", { class: "panel" }, el("h2", {}, t("openRecordFile")),
+      el("p", {}, el("label", { for: "record-file" }, t("chooseRecord"))), input));
+    return;
+  }
+  const deal = replayData.deals[replayDeal];
+  const step = deal.steps[replayStep];
+  const seats = replayData.seats;
+  const button = (key, enabled, go) => el("button", { type: "button", disabled: !enabled, onclick: go }, t(key));
+  const hands = el("div", { class: "replay-hands" }, [0, 1, 2].map((s) => el("div", { class: "replay-hand", "data-seat": s },
+    el("h3", {}, seats[s], step.declarer === s ? ` · ${t("declarer")}` : ""),
+    el("div", { class: "hand" }, sortCards(step.hands[s]).map((c) => cardNode(c, { size: "small" }))))));
+  const talon = el("div", {}, el("h3", {}, t("talon")), el("div", { class: "hand" },
+    [...step.prikup, ...step.discard.filter((c) => !step.prikup.includes(c))].map((c) => cardNode(c, { size: "small" }))));
+  const trick = el("div", { class: "hand" }, step.trick.map((p) => el("span", { class: "play" }, cardNode(p.card, { size: "small" }), seats[p.seat])));
+  app.replaceChildren(el("section", { class: "panel replay", "data-testid": "replay" },
+    el("h2", {}, t("replayTitle"), " · ", t("dealN", { n: replayDeal + 1 }), " · ",
+      t("stepOf", { n: replayStep + 1, total: deal.steps.length })),
+    el("div", { class: "row" },
+      button("prevDeal", replayDeal > 0, () => { replayDeal -= 1; replayStep = 0; renderReplay(); }),
+      button("prevStep", replayStep > 0, () => { replayStep -= 1; renderReplay(); }),
+      button("nextStep", replayStep < deal.steps.length - 1, () => { replayStep += 1; renderReplay(); }),
+      button("nextDeal", replayDeal < replayData.deals.length - 1, () => { replayDeal += 1; replayStep = 0; renderReplay(); })),
+    el("p", { class: "muted" }, t("replayKeys")),
+    el("p", { "data-testid": "next-move" }, replayMove(step.next)),
+    el("h3", {}, t("allHands")), hands, talon, trick));
+}
+
+async function openRecordFile(e) {
+  const file = e.target.files[0];
+  if (!file) return;
+  try {
+    const res = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: await file.text() });
+    const data = await res.json();
+    if (!res.ok) throw Object.assign(new Error(data.error.message), { code: data.error.code });
+    replayData = data; replayDeal = 0; replayStep = 0;
+    renderReplay();
+  } catch (err) {
+    showError(err.code, err.message);
+  }
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!replayData || e.target.tagName === "INPUT") return;
+  const steps = replayData.deals[replayDeal].steps.length;
+  if (e.key === "ArrowRight" && replayStep < steps - 1) { replayStep += 1; renderReplay(); }
+  if (e.key === "ArrowLeft" && replayStep > 0) { replayStep -= 1; renderReplay(); }
+});
+
+async function replay(id) {
+  if (id) replayData = await api(`/api/tables/${id}/replay`);
+  renderReplay();
 }
 
 // --- start ---------------------------------------------------------------------------------------
 applyChrome();
 const m = location.pathname.match(/^\/t\/([\w-]+)$/);
-if (m) {
+const r = location.pathname.match(/^\/replay(?:\/([\w-]+))?$/);
+if (r) {
+  replay(r[1]).catch((err) => showError(err.code, err.message));
+} else if (m) {
   tableId = m[1];
   renderTable();
   connect(m[1]);
