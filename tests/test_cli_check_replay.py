@@ -9,44 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
 
+from cli_helpers import assert_fails, assert_ok, flat, invoke
 from paston.actions import Action
 from paston.bots import RandomPlayer
 from paston.cards import Card
 from paston.match import Match
 from paston.record import dumps, iter_states, read_file
 
-runner = CliRunner()
-_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇")
 SUITS = "♠♣♦♥"
-
-
-def invoke(*args: object, input: str | None = None) -> Result:
-    from paston.cli import app
-
-    return runner.invoke(app, [str(a) for a in args], input=input)
-
-
-def flat(text: str) -> str:
-    return " ".join(text.translate(_BOX).split())
-
-
-def assert_ok(result: Result) -> None:
-    assert result.exception is None, result.output
-    assert result.exit_code == 0, result.output
-
-
-def assert_fails(result: Result, *needles: str, code: int | None = None) -> str:
-    assert result.exit_code != 0, result.output
-    if code is not None:
-        assert result.exit_code == code, result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    text = flat(result.output)
-    for needle in needles:
-        assert needle in text, text
-    return text
 
 
 @pytest.fixture(scope="module")

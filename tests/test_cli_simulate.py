@@ -8,40 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from paston.cli import app
+from cli_helpers import assert_fails, assert_ok, flat, invoke
 from paston.record import read_file
-
-runner = CliRunner()
-_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇")
-
-
-def invoke(*args: object, input: str | None = None) -> Result:
-    return runner.invoke(app, [str(a) for a in args], input=input)
-
-
-def flat(text: str) -> str:
-    """Output without Rich's box drawing and line wrapping, for searching messages."""
-    return " ".join(text.translate(_BOX).split())
-
-
-def assert_ok(result: Result) -> None:
-    assert result.exception is None, result.output
-    assert result.exit_code == 0, result.output
-
-
-def assert_fails(result: Result, *needles: str, code: int | None = None) -> str:
-    """A clean failure: non-zero exit, no traceback, every needle in the (unwrapped) output."""
-    assert result.exit_code != 0, result.output
-    if code is not None:
-        assert result.exit_code == code, result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    text = flat(result.output)
-    for needle in needles:
-        assert needle in text, text
-    return text
 
 
 def simulate(out: Path, *args: object) -> Result:
