@@ -31,8 +31,23 @@ def _event_json(e: ViewEvent) -> dict[str, Any]:
     return action_json(e.seat, e.action, e.kind)
 
 
-def view_json(view: DealView) -> dict[str, Any]:
-    """A seat's (or a spectator's) view of the current deal."""
+def public_history(view: DealView) -> list[dict[str, Any]]:
+    """The history as everybody may see it (another seat's discard hidden)."""
+    return [
+        action_json(e.seat, None if e.kind is Kind.DISCARD else e.action, e.kind) for e in view.history
+    ]
+
+
+def view_json(view: DealView, public: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A seat's (or a spectator's) view of the current deal. ``public`` may give the
+    public history already encoded (shared by every audience of one change)."""
+    if public is None:
+        history = [_event_json(e) for e in view.history]
+    else:
+        history = [
+            _event_json(e) if e.kind is Kind.DISCARD and e.action is not None else public[i]
+            for i, e in enumerate(view.history)
+        ]
     last = view.completed_tricks[-1] if view.completed_tricks else None
     return {
         "seat": view.seat,
@@ -45,7 +60,7 @@ def view_json(view: DealView) -> dict[str, Any]:
         "hand_sizes": list(view.hand_sizes),
         "prikup": None if view.prikup is None else [str(c) for c in view.prikup],
         "discard": None if view.discard is None else [str(c) for c in view.discard],
-        "history": [_event_json(e) for e in view.history],
+        "history": history,
         "high_bid": None if view.high_bid is None else view.high_bid.name_in_record,
         "in_auction": list(view.in_auction),
         "declarer": view.declarer,

@@ -31,7 +31,7 @@ from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
 from paston.server.db import ActionRow, DealRow, SeatRow, TableRow, now
-from paston.server.serialize import view_json
+from paston.server.serialize import public_history, view_json
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -223,9 +223,10 @@ class Table:
     def state_texts(self, audiences: set[int | None]) -> dict[int | None, str]:
         """The state of each audience as JSON text; the shared parts are encoded once."""
         shared = json.dumps(self._shared(), separators=(",", ":"))[1:]  # without its "{"
+        public = public_history(self.match.view(None))
         out = {}
         for seat in audiences:
-            view = json.dumps(view_json(self.match.view(seat)), separators=(",", ":"))
+            view = json.dumps(view_json(self.match.view(seat), public), separators=(",", ":"))
             you = "null" if seat is None else str(seat)
             out[seat] = f'{{"type":"state","version":{self.version},"you":{you},"view":{view},{shared}'
         return out
