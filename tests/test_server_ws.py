@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -407,3 +408,21 @@ def test_replay_of_a_finished_game_and_of_an_opened_record(client: TestClient) -
     bad = client.post("/api/replay", content=json.dumps(record))
     assert bad.status_code == 400 and "deal 0" in bad.json()["error"]["message"]
     assert client.post("/api/replay", content=b"{").status_code == 400
+
+
+def test_a_flood_of_messages_is_rate_limited_and_changes_nothing(client: TestClient) -> None:
+    table = new_table(client, HUMANS)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        state = receive_state(ws)
+        for _ in range(300):
+            ws.send_json({"type": "ping"})
+        replies = [ws.receive_json() for _ in range(300)]
+        codes = {r.get("code") for r in replies if r["type"] == "error"}
+        assert codes == {"rate-limited"}
+        assert sum(r["type"] == "pong" for r in replies) >= 100  # the burst allowance
+        time.sleep(0.2)  # the allowance refills
+        ws.send_json({"type": "sync"})
+        while (msg := ws.receive_json())["type"] != "state":
+            pass
+        assert msg["version"] == state["version"]

@@ -37,7 +37,7 @@ from paston.server.tables import Connection, TableError, TableManager
 
 MAX_MESSAGE_BYTES = 4096
 MAX_RECORD_BYTES = 2_000_000
-MAX_MESSAGES_PER_SECOND = 20  # sustained; bursts of twice that are allowed
+MAX_MESSAGES_PER_SECOND = 50  # sustained; bursts of twice that are allowed
 HELLO_TIMEOUT = 30.0
 STATIC = Path(__file__).parent / "static"
 
