@@ -535,6 +535,9 @@ static Vec maxn_search(Maxn *mx, int leader, int ntrick, uint32_t trick_mask, in
             *cut = 1;
             return best;
         }
+        /* this player takes every trick left: nothing can be better for it, and its
+           ties (fewer declarer tricks, then the lower card) cannot improve either */
+        if (best.t[seat] == taken.t[seat] + popc(s->hand[seat])) break;
     }
     return best;
 }
