@@ -33,9 +33,7 @@ def _event_json(e: ViewEvent) -> dict[str, Any]:
 
 def public_history(view: DealView) -> list[dict[str, Any]]:
     """The history as everybody may see it (another seat's discard hidden)."""
-    return [
-        action_json(e.seat, None if e.kind is Kind.DISCARD else e.action, e.kind) for e in view.history
-    ]
+    return [action_json(e.seat, None if e.kind is Kind.DISCARD else e.action, e.kind) for e in view.history]
 
 
 def view_json(view: DealView, public: list[dict[str, Any]] | None = None) -> dict[str, Any]:
