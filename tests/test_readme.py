@@ -71,8 +71,10 @@ def test_quickstart_has_exactly_two_shell_commands() -> None:
     play, tests = commands
     assert play.endswith("paston play")
     assert "pip install ." in play
-    assert tests.endswith("python -m pytest")
-    assert "pip install -e '.[test]'" in tests
+    assert tests == "bash scripts/test"
+    script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
+    assert "pip install -q -e '.[test]'" in script
+    assert ".venv/bin/python -m pytest" in script
 
 
 def test_readme_test_command_is_what_ci_runs() -> None:
