@@ -426,3 +426,21 @@ def test_a_flood_of_messages_is_rate_limited_and_changes_nothing(client: TestCli
         while (msg := ws.receive_json())["type"] != "state":
             pass
         assert msg["version"] == state["version"]
+
+
+def test_the_final_trick_of_a_deal_stays_visible_in_the_next_deal(client: TestClient) -> None:
+    table = new_table(client, [{"kind": "bot", "bot": "heuristic"}] * 3, target=10)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        state = receive_state(ws)
+        while not state["winners"]:
+            state = receive_state(ws, state["version"] + 1)
+    record = client.get(f"/api/tables/{table}/record").json()
+    played = [d for d in record["deals"] if d.get("result") and d["result"]["outcome"] == "played"]
+    if not played:
+        assert state["previous_trick"] is None
+        return
+    plays = [a for a in played[-1]["actions"] if a["type"] == "play"]
+    n = len(played[-1]["result"]["defenders"]) + 1
+    assert [p["card"] for p in state["previous_trick"]["plays"]] == [a["card"] for a in plays[-n:]]
+    assert [p["seat"] for p in state["previous_trick"]["plays"]] == [a["seat"] for a in plays[-n:]]

@@ -208,7 +208,17 @@ class Table:
             "sheet": self.sheet(),
             "deals": deals,
             "winners": list(self.match.winners),
+            "previous_trick": self._previous_trick(),
         }
+
+    def _previous_trick(self) -> dict[str, Any] | None:
+        """The final trick of the last finished deal that was played (public: its cards
+        were played face up), so it can still be shown once the next deal has begun."""
+        for deal in reversed(self.match.deals):
+            if deal.is_over and deal.completed_tricks:
+                last = deal.completed_tricks[-1]
+                return {"plays": [{"seat": s, "card": str(c)} for s, c in last.plays], "winner": last.winner}
+        return None
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """The full state message for one audience."""

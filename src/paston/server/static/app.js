@@ -542,7 +542,10 @@ function trickView(v) {
 }
 
 function lastTrickView(v) {
-  if (!v.last_trick) return null;
+  // before the first card of a deal, the last trick is the previous deal's final one
+  const last = v.last_trick || (v.history.some((h) => h.type === "play") ? null : state.previous_trick);
+  if (!last) return null;
+  v = { ...v, last_trick: last };
   const n = names();
   return el("div", { class: "last-trick" },
     el("button", {
