@@ -21,7 +21,7 @@ from websockets.sync.client import connect
 
 from paston.record import from_record
 from paston.server.app import create_app
-from test_server_ws import HUMANS, new_table, play_three_humans, receive_state, take
+from test_server_ws import HUMANS, act_in_turn, new_table, play_three_humans, take
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -46,18 +46,7 @@ def test_storage_keeps_tables_across_restarts(any_db: str) -> None:
     with TestClient(create_app(any_db, bot_delay=0.0)) as client:
         table = new_table(client, HUMANS, target=15)
         tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
-        with client.websocket_connect(f"/ws/tables/{table}") as ws:
-            ws.send_json({"type": "hello", "token": None})
-            state = receive_state(ws)
-        for _ in range(8):
-            seat = state["view"]["to_move"]
-            with client.websocket_connect(f"/ws/tables/{table}") as ws:
-                ws.send_json({"type": "hello", "token": tokens[seat]})
-                mine = receive_state(ws)
-                ws.send_json(
-                    {"type": "act", "action": rng.choice(mine["view"]["legal"]), "version": mine["version"]}
-                )
-                state = receive_state(ws, mine["version"] + 1)
+        state = act_in_turn(client, table, tokens, rng, 8)
     with TestClient(create_app(any_db, bot_delay=0.0)) as client:
         listed = client.get("/api/tables").json()
         assert [t["id"] for t in listed] == [table]

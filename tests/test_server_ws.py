@@ -55,6 +55,26 @@ def receive_state(ws: Any, version: int | None = None) -> dict[str, Any]:
             return dict(msg)
 
 
+def act_in_turn(
+    client: TestClient, table: str, tokens: list[str], rng: random.Random, n: int
+) -> dict[str, Any]:
+    """``n`` random legal actions, each seat connecting only when it must act; returns
+    the last actor's state."""
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        state = receive_state(ws)
+    for _ in range(n):
+        seat = state["view"]["to_move"]
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[seat]})
+            mine = receive_state(ws)
+            ws.send_json(
+                {"type": "act", "action": rng.choice(mine["view"]["legal"]), "version": mine["version"]}
+            )
+            state = receive_state(ws, mine["version"] + 1)
+    return state
+
+
 def known_codes(view: dict[str, Any]) -> set[str]:
     """Every card code that appears anywhere in a view."""
     found: set[str] = set()
@@ -241,20 +261,7 @@ def test_reconnect_resumes_the_seat_and_restart_keeps_every_table(db_url: str) -
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         table = new_table(client, HUMANS)
         tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
-        with client.websocket_connect(f"/ws/tables/{table}") as ws:
-            ws.send_json({"type": "hello", "token": None})
-            state = receive_state(ws)
-        # a few actions, each seat connecting when it must act
-        for _ in range(6):
-            seat = state["view"]["to_move"]
-            with client.websocket_connect(f"/ws/tables/{table}") as ws:
-                ws.send_json({"type": "hello", "token": tokens[seat]})
-                mine = receive_state(ws)
-                ws.send_json(
-                    {"type": "act", "action": rng.choice(mine["view"]["legal"]), "version": mine["version"]}
-                )
-                state = receive_state(ws, mine["version"] + 1)
-        before = state
+        before = act_in_turn(client, table, tokens, rng, 6)
     # the server stops; a new one on the same database continues the table
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         seat = before["view"]["to_move"]
