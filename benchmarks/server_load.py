@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +60,12 @@ class TableRun:
         self.version = 0
 
 
-async def client(port: int, run: TableRun, seat: int, deadline: float, rng: random.Random) -> None:
+async def client(
+    port: int, run: TableRun, seat: int, deadline: float, rng: random.Random, updates: bool, think: float
+) -> None:
     async with connect(f"ws://127.0.0.1:{port}/ws/tables/{run.table}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": run.tokens[seat]}))
+        await ws.send(json.dumps({"type": "hello", "token": run.tokens[seat], "updates": updates}))
+        state: dict[str, Any] = {}
         while time.perf_counter() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
@@ -75,7 +79,15 @@ async def client(port: int, run: TableRun, seat: int, deadline: float, rng: rand
             if msg["type"] == "ack":
                 run.acked += 1
                 continue
-            if msg["type"] != "state":
+            if msg["type"] == "update":
+                if msg.get("event") is not None and msg["version"] != state.get("version", -2) + 1:
+                    run.errors.append("update-gap")
+                state.update({k: v for k, v in msg.items() if k not in ("view", "event")})
+                state["view"] = msg["view"]
+                msg = state
+            elif msg["type"] == "state":
+                state = msg
+            else:
                 continue
             v = msg["version"]
             run.version = max(run.version, v)
@@ -88,6 +100,10 @@ async def client(port: int, run: TableRun, seat: int, deadline: float, rng: rand
                 continue
             if v + 1 in run.sent_at:
                 continue  # already acted on this version (a repeated state)
+            if think:
+                await asyncio.sleep(think)
+                if time.perf_counter() >= deadline:
+                    break
             run.sent_at[v + 1] = time.perf_counter()
             await ws.send(
                 json.dumps(
@@ -96,7 +112,25 @@ async def client(port: int, run: TableRun, seat: int, deadline: float, rng: rand
             )
 
 
-async def main_async(args: argparse.Namespace) -> None:
+async def play_tables(port: int, runs: list[TableRun], args: argparse.Namespace, seed: float) -> None:
+    deadline = time.perf_counter() + args.seconds
+    rng = random.Random(seed)
+    await asyncio.gather(
+        *(
+            client(port, run, seat, deadline, random.Random(rng.random()), not args.full_states, args.think)
+            for run in runs
+            for seat in range(3)
+        )
+    )
+
+
+def load_process(port: int, runs: list[TableRun], args: argparse.Namespace, seed: float) -> list[TableRun]:
+    """One load-generating process: plays its share of the tables, returns their timings."""
+    asyncio.run(play_tables(port, runs, args, seed))
+    return runs
+
+
+def main_with_server(args: argparse.Namespace) -> None:
     port = free_port()
     db = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'load.db'}"
     paston = Path(sys.executable).parent / "paston"
@@ -111,7 +145,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
                 break
             except OSError:
-                await asyncio.sleep(0.1)
+                time.sleep(0.1)
         runs = []
         for i in range(args.tables):
             table = post(
@@ -121,16 +155,12 @@ async def main_async(args: argparse.Namespace) -> None:
                 post(port, f"/api/tables/{table}/seats/{s}", {"name": f"p{s}"})["token"] for s in range(3)
             ]
             runs.append(TableRun(table, tokens))
-        start = time.perf_counter()
-        deadline = start + args.seconds
         rng = random.Random(args.seed)
-        await asyncio.gather(
-            *(
-                client(port, run, seat, deadline, random.Random(rng.random()))
-                for run in runs
-                for seat in range(3)
-            )
-        )
+        groups = [runs[i :: args.processes] for i in range(args.processes)]
+        start = time.perf_counter()
+        with ProcessPoolExecutor(args.processes) as pool:
+            futures = [pool.submit(load_process, port, g, args, rng.random()) for g in groups if g]
+            runs = [run for f in futures for run in f.result()]
         elapsed = time.perf_counter() - start
         # the server's own count of accepted actions per table
         lost = 0
@@ -142,8 +172,10 @@ async def main_async(args: argparse.Namespace) -> None:
         actions = sum(run.acked for run in runs)
         errors = [e for run in runs for e in run.errors]
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else float("nan")
+        mode = "full states" if args.full_states else "updates"
         print(
-            f"{args.tables} tables x 3 WebSocket clients for {elapsed:.1f} s on loopback ({db.split(':')[0]})"
+            f"{args.tables} tables x 3 WebSocket clients ({mode}, think {args.think * 1e3:.0f} ms) for "
+            f"{elapsed:.1f} s on loopback ({db.split(':')[0]}), {args.processes} load processes"
         )
         print(f"accepted actions: {actions} ({actions / elapsed:,.0f}/s)")
         if latencies:
@@ -165,7 +197,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=None)
-    asyncio.run(main_async(parser.parse_args()))
+    parser.add_argument(
+        "--processes", type=int, default=2, help="load-generating client processes (default 2)"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a client waits before acting (default 0: act at once, the heaviest load)",
+    )
+    parser.add_argument(
+        "--full-states", action="store_true", help="ask for a full state after every action (no updates)"
+    )
+    main_with_server(parser.parse_args())
 
 
 if __name__ == "__main__":

@@ -34,4 +34,5 @@ def serve(
         f"Paston is running: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
     )
     print(f"Data: {url}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # updates are small: compressing each costs more time than it saves bytes
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)

@@ -49,6 +49,7 @@ class _Strict(BaseModel):
 class Hello(_Strict):
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=64)] | None = None
+    updates: bool = False  # after the first full state, send only what changed
 
 
 class Act(_Strict):
@@ -120,6 +121,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         for table in manager.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
+        manager.log.close()
         engine.dispose()
 
     app = FastAPI(title="Paston", lifespan=lifespan)
@@ -153,7 +155,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
     async def take_seat(table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
         token = manager.take_seat(table_id, seat, body.name)
         table = manager.get(table_id)
-        await manager.broadcast(table)
+        manager.broadcast(table)
         manager.schedule_bots(table)
         return {"seat": seat, "token": token}
 
@@ -161,7 +163,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
     async def rematch(table_id: str, body: Rematch) -> dict[str, Any]:
         old = manager.get(table_id)
         new, token = manager.rematch(table_id, body.token)
-        await manager.broadcast(old)
+        manager.broadcast(old)
         manager.schedule_bots(new)
         return {"id": new.id, "invite": f"/t/{new.id}", "token": token}
 
@@ -213,10 +215,16 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
             await websocket.send_json(_error(code, str(err) if isinstance(err, TableError) else "bad hello"))
             await websocket.close(code=1008)
             return
-        conn = Connection(send=websocket.send_text, seat=seat)
+        conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
+        conn.hangup = lambda: websocket.close(code=1013)  # try again later
+        conn.start()
         table.connections.append(conn)
+
+        def reply(message: dict[str, Any]) -> None:
+            conn.push(json.dumps(message, separators=(",", ":")))
+
         try:
-            await manager.broadcast(table)
+            manager.broadcast(table)
             manager.schedule_bots(table)
             allowance, last = 2.0 * MAX_MESSAGES_PER_SECOND, time.monotonic()
             while True:
@@ -227,48 +235,45 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
                 )
                 last = now
                 if allowance < 1.0:
-                    await websocket.send_json(_error("rate-limited", "too many messages; slow down"))
+                    reply(_error("rate-limited", "too many messages; slow down"))
                     continue
                 allowance -= 1.0
                 if len(raw.encode()) > MAX_MESSAGE_BYTES:
-                    await websocket.send_json(
-                        _error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
-                    )
+                    reply(_error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes"))
                     continue
                 try:
                     message = _MESSAGE.validate_json(raw)
                 except ValidationError as err:
                     first = err.errors()[0]
                     where = ".".join(str(p) for p in first.get("loc", ())) or "message"
-                    await websocket.send_json(
-                        _error("malformed", f"malformed message: {where}: {first['msg']}")
-                    )
+                    reply(_error("malformed", f"malformed message: {where}: {first['msg']}"))
                     continue
                 if isinstance(message, Ping):
-                    await websocket.send_json({"type": "pong"})
+                    reply({"type": "pong"})
                 elif isinstance(message, Sync):
-                    await websocket.send_text(json.dumps(table.state_for(seat), separators=(",", ":")))
+                    manager.resync(table, conn)
                 elif isinstance(message, Hello):
-                    await websocket.send_json(_error("already-joined", "hello was already received"))
+                    reply(_error("already-joined", "hello was already received"))
                 else:
                     if seat is None:
-                        await websocket.send_json(_error("spectator", "spectators cannot act", id=message.id))
+                        reply(_error("spectator", "spectators cannot act", id=message.id))
                         continue
                     try:
                         version = await manager.act(
                             table.id, seat, message.action, message.version, message.id
                         )
                     except TableError as err:
-                        await websocket.send_json(_error(err.code, str(err), err.rule, id=message.id))
+                        reply(_error(err.code, str(err), err.rule, id=message.id))
                         continue
-                    await websocket.send_json({"type": "ack", "id": message.id, "version": version})
+                    reply({"type": "ack", "id": message.id, "version": version})
         except WebSocketDisconnect:
             pass
         finally:
+            conn.close()
             if conn in table.connections:
                 table.connections.remove(conn)
             manager.seat_left(table, seat)
-            await manager.broadcast(table)
+            manager.broadcast(table)
 
     # --- the client ---------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

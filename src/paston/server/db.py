@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    insert,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -132,6 +133,56 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+class ActionLog:
+    """Appends accepted actions to the ``actions`` table, one committed transaction
+    each, on a connection of its own: the hot path of every move, kept to one prepared
+    INSERT and one COMMIT (the statement is compiled once for the database's dialect).
+
+    A failed append is rolled back and raised, and the connection is replaced.
+    """
+
+    COLUMNS = ("table_id", "seq", "deal", "seat", "action", "command_id", "created")
+
+    def __init__(self, engine: Engine) -> None:
+        table = ActionRow.__table__
+        compiled = insert(ActionRow).compile(dialect=engine.dialect, column_keys=list(self.COLUMNS))
+        self._engine = engine
+        self._sql = str(compiled)
+        self._order = tuple(compiled.positiontup or ()) if engine.dialect.positional else None
+        self._process = {
+            key: processor
+            for key in self.COLUMNS
+            if (processor := table.c[key].type.bind_processor(engine.dialect)) is not None
+        }
+        self._connection: Any = None
+
+    def append(self, row: dict[str, Any]) -> None:
+        """Insert and commit one action (``row`` has every name of ``COLUMNS``)."""
+        values = {key: self._process[key](v) if key in self._process else v for key, v in row.items()}
+        params: Any = tuple(values[k] for k in self._order) if self._order is not None else values
+        if self._connection is None:
+            self._connection = self._engine.raw_connection()
+        connection = self._connection
+        try:
+            cursor = connection.cursor()
+            cursor.execute(self._sql, params)
+            cursor.close()
+            connection.commit()
+        except Exception:
+            self._connection = None
+            try:
+                connection.rollback()
+            finally:
+                connection.invalidate()
+            raise
+
+    def close(self) -> None:
+        """Give the connection back."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
 
 def session_factory(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]

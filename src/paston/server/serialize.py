@@ -36,16 +36,33 @@ def public_history(view: DealView) -> list[dict[str, Any]]:
     return [action_json(e.seat, None if e.kind is Kind.DISCARD else e.action, e.kind) for e in view.history]
 
 
-def view_json(view: DealView, public: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def last_event_json(view: DealView) -> dict[str, Any]:
+    """The newest entry of a view's history, as :func:`view_json` writes history entries."""
+    return _event_json(view.history[-1])
+
+
+def view_json(
+    view: DealView, public: list[dict[str, Any]] | None = None, *, history: bool = True
+) -> dict[str, Any]:
     """A seat's (or a spectator's) view of the current deal. ``public`` may give the
-    public history already encoded (shared by every audience of one change)."""
+    public history already encoded (shared by every audience of one change);
+    ``history=False`` leaves the history out (an update carries only what is new)."""
+    if not history:
+        out = _view_fields(view)
+        return out
     if public is None:
-        history = [_event_json(e) for e in view.history]
+        history_list = [_event_json(e) for e in view.history]
     else:
-        history = [
+        history_list = [
             _event_json(e) if e.kind is Kind.DISCARD and e.action is not None else public[i]
             for i, e in enumerate(view.history)
         ]
+    out = _view_fields(view)
+    out["history"] = history_list
+    return out
+
+
+def _view_fields(view: DealView) -> dict[str, Any]:
     last = view.completed_tricks[-1] if view.completed_tricks else None
     return {
         "seat": view.seat,
@@ -58,7 +75,6 @@ def view_json(view: DealView, public: list[dict[str, Any]] | None = None) -> dic
         "hand_sizes": list(view.hand_sizes),
         "prikup": None if view.prikup is None else [str(c) for c in view.prikup],
         "discard": None if view.discard is None else [str(c) for c in view.discard],
-        "history": history,
         "high_bid": None if view.high_bid is None else view.high_bid.name_in_record,
         "in_auction": list(view.in_auction),
         "declarer": view.declarer,

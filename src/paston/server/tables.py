@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from paston.actions import Action
@@ -30,8 +30,8 @@ from paston.errors import ParseError, PastonError, RulesError
 from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
-from paston.server.db import ActionRow, DealRow, SeatRow, TableRow, now
-from paston.server.serialize import public_history, view_json
+from paston.server.db import ActionLog, ActionRow, DealRow, SeatRow, TableRow, now
+from paston.server.serialize import last_event_json, public_history, view_json
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -79,12 +79,60 @@ class Seat:
         return self.kind == "bot" or self.token_hash is not None
 
 
-@dataclass
+#: Messages a connection may have waiting to be sent before it is dropped as too slow.
+MAX_OUTBOX = 500
+
+
+@dataclass(eq=False)
 class Connection:
-    """A WebSocket connected to a table: a seat, or a spectator (``seat is None``)."""
+    """A WebSocket connected to a table: a seat, or a spectator (``seat is None``).
+
+    Everything sent to it goes through its outbox, in order, by one sender task, so a
+    slow client never holds up a table. ``updates`` clients get one full ``state`` and
+    then ``update`` messages with what changed; the ``held_*`` fields say what the
+    client already holds.
+    """
 
     send: Send
     seat: int | None
+    updates: bool = False
+    held_version: int = -1  # -1: nothing yet (the next message is a full state)
+    held_deal: int = -1
+    held_table: str = ""
+    held_game: tuple[int, bool, tuple[int, ...]] = (-1, False, ())
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+    closed: bool = False
+    hangup: Callable[[], Awaitable[None]] | None = None  # ends the socket of a client too far behind
+    hangup_task: asyncio.Future[None] | None = None
+
+    def start(self) -> None:
+        """Start the sender task (in the running event loop)."""
+        self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    def push(self, text: str) -> None:
+        """Queue a message; a client too far behind is dropped."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= MAX_OUTBOX:
+            self.close()
+            if self.hangup is not None:
+                self.hangup_task = asyncio.ensure_future(self.hangup())
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        """Stop sending (what is queued is dropped)."""
+        self.closed = True
+        self.outbox.put_nowait(None)
+
+    async def _drain(self) -> None:
+        while (text := await self.outbox.get()) is not None:
+            try:
+                await self.send(text)
+            except Exception:
+                self.closed = True
+                return
 
 
 @dataclass
@@ -203,8 +251,10 @@ class Table:
         for i, (seed, commit) in enumerate(self.seeds):
             over = i < current or self.match.deals[i].is_over
             deals.append({"commit": commit, "seed": seed if over else None})
+        summary = self.summary()
+        del summary["version"]  # the message's own version says it
         return {
-            "table": self.summary(),
+            "table": summary,
             "sheet": self.sheet(),
             "deals": deals,
             "winners": list(self.match.winners),
@@ -230,15 +280,79 @@ class Table:
             **self._shared(),
         }
 
-    def state_texts(self, audiences: set[int | None]) -> dict[int | None, str]:
-        """The state of each audience as JSON text; the shared parts are encoded once."""
-        shared = json.dumps(self._shared(), separators=(",", ":"))[1:]  # without its "{"
-        public = public_history(self.match.view(None))
-        out = {}
-        for seat in audiences:
-            view = json.dumps(view_json(self.match.view(seat), public), separators=(",", ":"))
-            you = "null" if seat is None else str(seat)
-            out[seat] = f'{{"type":"state","version":{self.version},"you":{you},"view":{view},{shared}'
+    def _game_stamp(self) -> tuple[int, bool, tuple[int, ...]]:
+        """Changes whenever the sheet, the deck commitments, the winners or the previous
+        trick may have changed: a new deal, a deal's end, the game's end."""
+        deal = self.match.deals[-1] if self.match.deals else None
+        return (len(self.match.deals), deal is not None and deal.is_over, tuple(self.match.winners))
+
+    def messages(self, connections: list[Connection], *, full: bool = False) -> dict[Connection, str]:
+        """The next message of each connection, built from its own audience's view and
+        marked as held. A connection gets a full ``state`` when it holds nothing yet,
+        does not take updates, or ``full`` is asked (a resync); otherwise an ``update``
+        with the view (without its history), the new history entry (``event``) or the
+        whole history (a new deal), and the shared parts that changed. Connections that
+        hold the same thing share one encoded text."""
+        out: dict[Connection, str] = {}
+        if not connections:
+            return out
+        version = self.version
+        deal_index = len(self.match.deals) - 1
+        summary = self.summary()
+        del summary["version"]  # the message's own version says it
+        table_text = json.dumps(summary, separators=(",", ":"))
+        game = self._game_stamp()
+        shared: dict[str, Any] | None = None
+        public: list[dict[str, Any]] | None = None
+        views: dict[int | None, Any] = {}
+        texts: dict[tuple[object, ...], str] = {}
+        for conn in connections:
+            seat = conn.seat
+            send_full = full or not conn.updates or conn.held_version < 0
+            if send_full:
+                key: tuple[object, ...] = (seat, "full")
+            else:
+                if conn.held_deal != deal_index or conn.held_version not in (version, version - 1):
+                    history = "all"
+                elif conn.held_version == version - 1:
+                    history = "event"
+                else:
+                    history = "none"
+                key = (seat, history, conn.held_table == table_text, conn.held_game == game)
+            text = texts.get(key)
+            if text is None:
+                view = views.get(seat)
+                if view is None:
+                    view = views[seat] = self.match.view(seat)
+                if public is None and (send_full or key[1] == "all"):
+                    public = public_history(views.get(None) or self.match.view(None))
+                if send_full:
+                    if shared is None:
+                        shared = self._shared()
+                    body = {
+                        "type": "state",
+                        "version": version,
+                        "you": seat,
+                        "view": view_json(view, public),
+                        **shared,
+                    }
+                else:
+                    body = {"type": "update", "version": version, "you": seat}
+                    body["view"] = view_json(view, public, history=key[1] == "all")
+                    if key[1] == "event":
+                        body["event"] = last_event_json(view)
+                    if not key[2]:
+                        body["table"] = summary
+                    if not key[3]:
+                        if shared is None:
+                            shared = self._shared()
+                        body.update({k: v for k, v in shared.items() if k != "table"})
+                text = texts[key] = json.dumps(body, separators=(",", ":"))
+            out[conn] = text
+            conn.held_version = version
+            conn.held_deal = deal_index
+            conn.held_table = table_text
+            conn.held_game = game
         return out
 
 
@@ -247,6 +361,7 @@ class TableManager:
 
     def __init__(self, sessions: sessionmaker[Session], *, bot_delay: float = 0.6) -> None:
         self.sessions = sessions
+        self.log = ActionLog(sessions.kw["bind"])
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
 
@@ -433,23 +548,21 @@ class TableManager:
                 if len(table.recent) > 1000:
                     table.recent.pop(next(iter(table.recent)))
             version_now = table.version
-        await self.broadcast(table)
+        self.broadcast(table)
         self.schedule_bots(table)
         return version_now
 
-    async def broadcast(self, table: Table) -> None:
-        """Send every connection its own state (the only place states are sent); each
+    def broadcast(self, table: Table) -> None:
+        """Queue every connection's next message (the only place states are sent); each
         audience's message is built and encoded once."""
-        texts = table.state_texts({c.seat for c in table.connections})
-        for conn in list(table.connections):
-            text = texts.get(conn.seat)
-            if text is None:  # joined while this broadcast was sending
-                text = texts[conn.seat] = table.state_texts({conn.seat})[conn.seat]
-            try:
-                await conn.send(text)
-            except Exception:
-                if conn in table.connections:
-                    table.connections.remove(conn)
+        table.connections = [c for c in table.connections if not c.closed]
+        for conn, text in table.messages(table.connections).items():
+            conn.push(text)
+
+    def resync(self, table: Table, conn: Connection) -> None:
+        """Queue a full state for one connection (it asked: it may have missed something)."""
+        for c, text in table.messages([conn], full=True).items():
+            c.push(text)
 
     def schedule_bots(self, table: Table) -> None:
         """If a computer player is to move (a bot's seat, or a person's seat taken over
@@ -500,26 +613,23 @@ class TableManager:
                 if table.actor(seat) is not player:
                     continue
                 self._commit(table, seat, action, None)
-            await self.broadcast(table)
+            self.broadcast(table)
 
     def _commit(self, table: Table, seat: int, action: Action, command_id: str | None) -> None:
         """Log a legal action (committed first: the log is the truth), apply it, and deal
         on. The caller holds the table's lock."""
         deal_number = len(table.match.deals) - 1
-        engine = self.sessions.kw["bind"]
-        with engine.begin() as connection:  # a plain INSERT: the hot path of every action
-            connection.execute(
-                insert(ActionRow),
-                {
-                    "table_id": table.id,
-                    "seq": table.version,
-                    "deal": deal_number,
-                    "seat": seat,
-                    "action": str(action),
-                    "command_id": command_id,
-                    "created": now(),
-                },
-            )
+        self.log.append(
+            {
+                "table_id": table.id,
+                "seq": table.version,
+                "deal": deal_number,
+                "seat": seat,
+                "action": str(action),
+                "command_id": command_id,
+                "created": now(),
+            }
+        )
         table.match.apply(action, seat)
         table.version += 1
         if table.match.needs_deck or (table.match.is_over and not table.finished):

@@ -360,10 +360,14 @@ function connect(id) {
   socket = ws;
   ws.onopen = () => {
     retry = 0;
-    ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(id)) }));
+    ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(id)), updates: true }));
   };
   ws.onmessage = (ev) => {
-    const msg = JSON.parse(ev.data);
+    let msg = JSON.parse(ev.data);
+    if (msg.type === "update") {
+      msg = mergeUpdate(state, msg);
+      if (!msg) { ws.send(JSON.stringify({ type: "sync" })); return; } // missed something: resync
+    }
     if (msg.type === "state") {
       const previous = state;
       state = msg;
@@ -391,6 +395,28 @@ function connect(id) {
     retry = Math.min(retry + 1, 5);
     setTimeout(() => { if (socket === ws) connect(id); }, 400 * retry);
   };
+}
+
+/** The full state after an update: the update's view, its history entry appended
+ * (or its whole history, at a new deal), and the shared parts it carries; null when
+ * the update does not follow the state held (then the client asks for a sync). */
+function mergeUpdate(held, update) {
+  if (!held) return null;
+  let history;
+  if (update.view.history) history = update.view.history;
+  else if (update.event) {
+    if (update.version !== held.version + 1) return null;
+    history = [...held.view.history, update.event];
+  } else {
+    if (update.version !== held.version) return null;
+    history = held.view.history;
+  }
+  const next = { ...held, type: "state", version: update.version, you: update.you };
+  for (const key of ["table", "sheet", "deals", "winners", "previous_trick"]) {
+    if (key in update) next[key] = update[key];
+  }
+  next.view = { ...update.view, history };
+  return next;
 }
 
 /** A fresh command id (crypto.randomUUID exists only on https and localhost pages). */
