@@ -56,7 +56,7 @@ from paston.rules import Rules
 from paston.scoring import played_scores, surrender_scores, uncontested_scores
 
 if TYPE_CHECKING:
-    from paston.views import DealView
+    from paston.views import DealView, ViewEvent
 
 
 class Phase(IntEnum):
@@ -159,9 +159,11 @@ class Deal:
         "_next",
         "_phase",
         "_result",
+        "_shown_memo",
         "_to_move",
         "_trick",
         "_tricks",
+        "_tricks_memo",
         "_trump",
         "_win_card",
         "_win_seat",
@@ -222,6 +224,10 @@ class Deal:
         self._tricks = [0, 0, 0]
         self._done: list[tuple[int, tuple[int, ...], int]] = []
         self._log: list[Event] = []
+        # memos of what views build again and again: immutable tuples replaced (never
+        # changed) as the deal goes on, so a clone may share them
+        self._shown_memo: tuple[int, tuple[ViewEvent, ...], tuple[ViewEvent, ...]] = (0, (), ())
+        self._tricks_memo: tuple[int, tuple[Trick, ...]] = (0, ())
         self._result: DealResult | None = None
         self.redeal = None
         self.first_bidder = None
@@ -337,15 +343,36 @@ class Deal:
     @property
     def completed_tricks(self) -> tuple[Trick, ...]:
         """The finished tricks in order."""
-        out = []
-        for leader, cards, winner in self._done:
+        n, known = self._tricks_memo
+        if n == len(self._done):
+            return known
+        out = list(known)
+        for leader, cards, winner in self._done[n:]:
             seat = leader
             plays = []
             for c in cards:
                 plays.append((seat, ALL_CARDS[c]))
                 seat = self._next[seat]
             out.append(Trick(leader, tuple(plays), winner))
-        return tuple(out)
+        self._tricks_memo = (len(self._done), tuple(out))
+        return self._tricks_memo[1]
+
+    def shown_events(self, declarer: bool) -> tuple[ViewEvent, ...]:
+        """The log as a seat sees it: the declarer's own discard shown (``declarer``),
+        or hidden (everybody else). Built once per new event for all views."""
+        n, public, full = self._shown_memo
+        if n != len(self._log):
+            from paston.actions import Kind
+            from paston.views import ViewEvent
+
+            new = self._log[n:]
+            public = public + tuple(
+                ViewEvent(e.seat, e.action.kind, None if e.action.kind is Kind.DISCARD else e.action)
+                for e in new
+            )
+            full = full + tuple(ViewEvent(e.seat, e.action.kind, e.action) for e in new)
+            self._shown_memo = (len(self._log), public, full)
+        return full if declarer else public
 
     @property
     def trump_suit(self) -> int | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from paston.actions import Action, Event, Kind
+from paston.actions import Action, Kind
 from paston.cards import Card, CardSet
 from paston.contracts import Contract
 from paston.rules import Rules
@@ -89,31 +89,13 @@ class DealView:
         return self.seat is not None and self.seat == self.to_move
 
 
-# Events as a seat sees them, shared (they are immutable) and keyed by seat and action
-# id: one table for the declarer
-# (who saw its own discard) and one for everybody else. Bounded by the number of
-# distinct (seat, action) pairs, a few thousand.
-_SHOWN: dict[int, ViewEvent] = {}
-_PUBLIC: dict[int, ViewEvent] = {}
-
-
-def _remember(table: dict[int, ViewEvent], e: Event, is_declarer: bool) -> ViewEvent:
-    kind = e.action.kind
-    shown = ViewEvent(e.seat, kind, None if kind is Kind.DISCARD and not is_declarer else e.action)
-    table[e.seat << 16 | e.action.id] = shown
-    return shown
-
-
 def seat_view(deal: Deal, seat: int | None, totals: tuple[int, int, int]) -> DealView:
     """Build the view of ``seat`` (``None`` for the public view)."""
     if seat is not None and (type(seat) is not int or not 0 <= seat <= 2):
         raise ValueError(f"seat must be 0, 1 or 2, not {seat!r}")
     declarer = deal.declarer
     is_declarer = seat is not None and seat == declarer
-    shown = _SHOWN if is_declarer else _PUBLIC
-    history = tuple(
-        shown.get(e.seat << 16 | e.action.id) or _remember(shown, e, is_declarer) for e in deal.events
-    )
+    history = deal.shown_events(is_declarer)
     has_prikup = is_declarer
     sizes = tuple(deal.hand_mask(s).bit_count() for s in range(3))
     return DealView(

@@ -156,6 +156,10 @@ class Table:
     offline_since: dict[int, float] = field(default_factory=dict)
     standins: dict[int, Player] = field(default_factory=dict)
     rematch: str | None = None
+    _rules_dict: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._rules_dict = self.rules.to_dict()
 
     def seat_names(self) -> list[str]:
         out = []
@@ -197,10 +201,11 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the table (lobby, headers)."""
+        names = self.seat_names()
         return {
             "id": self.id,
             "name": self.name,
-            "rules": self.rules.to_dict(),
+            "rules": dict(self._rules_dict),
             "finished": self.finished,
             "version": self.version,
             "takeover_seconds": self.takeover_seconds,
@@ -210,7 +215,7 @@ class Table:
                     "seat": i,
                     "kind": s.kind,
                     "bot": s.bot,
-                    "name": self.seat_names()[i],
+                    "name": names[i],
                     "taken": s.taken,
                     "online": s.kind == "bot" or self.online(i),
                     "standin": s.kind == "human" and s.taken and self.standing_in(i),
