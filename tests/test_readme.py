@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -69,12 +73,51 @@ def test_quickstart_has_exactly_two_shell_commands() -> None:
     commands = shell_commands(section("Quickstart"))
     assert len(commands) == 2, commands
     play, tests = commands
-    assert play.endswith("paston play")
+    assert play.endswith("paston serve")
     assert "pip install ." in play
     assert tests == "bash scripts/test"
     script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
     assert "pip install -q -e '.[test]'" in script
     assert ".venv/bin/python -m pytest" in script
+
+
+def test_quickstart_serve_starts_the_web_app(tmp_path: Path) -> None:
+    """The quickstart's last step, as the installed script runs it (on a free port, with
+    the data folder in a temporary directory): it prints the address and serves the app."""
+    play = shell_commands(section("Quickstart"))[0]
+    args = play.split("&&")[-1].split()[1:]  # after .venv/bin/paston
+    assert args == ["serve"]
+    script = Path(sys.executable).parent / "paston"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "paston.cli"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    proc = subprocess.Popen(
+        [*command, *args, "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline().decode()
+        assert f"open http://localhost:{port}/" in first, first
+        assert "open <http://localhost:8000/>" in section("Quickstart")
+        page = ""
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as res:
+                    page = res.read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert "<title>Paston" in page
+        assert (tmp_path / "paston" / "paston.db").exists()
+        busy = subprocess.run(
+            [*command, "serve", "--port", str(port)], capture_output=True, text=True, env=env, timeout=60
+        )
+        assert busy.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in busy.stderr + busy.stdout
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def test_readme_test_command_is_what_ci_runs() -> None:

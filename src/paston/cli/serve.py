@@ -20,11 +20,19 @@ def serve(
     ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
+    import socket
+
     import uvicorn
 
     from paston.server.app import create_app
     from paston.server.db import default_database_url
 
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            fail(f"cannot listen on {host}:{port} ({err.strerror}); choose another --port or --host", 2)
     url = database_url or default_database_url()
     try:
         app = create_app(url, bot_delay=bot_delay)
