@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -155,7 +156,12 @@ def server_cpu_seconds(pid: int) -> float | None:
 
 
 def load_process(port: int, runs: list[TableRun], args: argparse.Namespace, seed: float) -> list[TableRun]:
-    """One load-generating process: plays its share of the tables, returns their timings."""
+    """One load-generating process: plays its share of the tables, returns their timings.
+    Its garbage collection is tuned like the server's, so that its own pauses do not
+    count as server latency."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
     asyncio.run(play_tables(port, runs, args, seed))
     return runs
 

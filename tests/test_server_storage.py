@@ -155,3 +155,27 @@ def test_killed_server_continues_every_table(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
     assert os.path.exists(tmp_path / "paston.db")
+
+
+def test_sqlite_log_is_checkpointed_in_the_background(tmp_path: Path) -> None:
+    """Commits never wait for a checkpoint (autocheckpoint is off); the checkpointer
+    copies the write-ahead log into the database, and empties it when it stops."""
+    from paston.server.db import WalCheckpointer, make_engine
+
+    db = tmp_path / "wal.db"
+    engine = make_engine(f"sqlite:///{db}")
+    with engine.begin() as connection:
+        assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+        connection.exec_driver_sql("CREATE TABLE t (x TEXT)")
+        for i in range(200):
+            connection.exec_driver_sql("INSERT INTO t VALUES (?)", (str(i) * 100,))
+    wal = Path(f"{db}-wal")
+    assert wal.stat().st_size > 0
+    checkpointer = WalCheckpointer(engine, interval=0.05)
+    checkpointer.start()
+    time.sleep(0.3)
+    checkpointer.stop()
+    assert wal.stat().st_size == 0
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT count(*) FROM t").scalar() == 200
+    engine.dispose()

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from paston.errors import RecordError
 from paston.record import loads as record_loads
-from paston.server.db import default_database_url, make_engine, migrate, session_factory
+from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.replay import replay_steps
 from paston.server.tables import Connection, TableError, TableManager
 
@@ -114,6 +114,9 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
+        checkpointer = WalCheckpointer(engine) if WalCheckpointer.wanted(url) else None
+        if checkpointer is not None:
+            checkpointer.start()
         manager.load_all()
         for table in manager.tables.values():
             manager.schedule_bots(table)
@@ -122,6 +125,8 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
             if table.bot_task is not None:
                 table.bot_task.cancel()
         manager.log.close()
+        if checkpointer is not None:
+            checkpointer.stop()
         engine.dispose()
 
     app = FastAPI(title="Paston", lifespan=lifespan)
