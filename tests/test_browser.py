@@ -270,6 +270,11 @@ def check_png(path: Path) -> None:
 # --- the tests ---------------------------------------------------------------------------------------
 def test_one_person_plays_a_deal_against_two_computers(server: LiveServer, open_page: Opener) -> None:
     page = open_page()
+    received: list[str] = []  # the type of every WebSocket message the page gets
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda payload: received.append(json.loads(payload)["type"])),
+    )
     page.goto(server.url + "/")
     page.fill("#tname", "Kitchen table")
     page.select_option("#seat1", "heuristic")
@@ -322,6 +327,8 @@ def test_one_person_plays_a_deal_against_two_computers(server: LiveServer, open_
     first = rows.first.locator("td .total").all_inner_texts()
     assert [int(x.replace("−", "-")) for x in first] == sheet[0]["totals"]
     assert page.locator("[data-testid=chart] polyline").count() == 3
+    # one full state when the page connected, then only updates (no resyncs were needed)
+    assert received.count("update") > 20 and received.count("state") <= 2, received
 
 
 def test_three_people_each_see_only_their_own_hand(server: LiveServer, open_page: Opener) -> None:
