@@ -531,6 +531,12 @@ def test_language_picker_switches_to_japanese_and_back(server: LiveServer, open_
     assert japanese["pass"] == "パス"
     assert page.inner_text(".prikup-backs .label") == "prikup"
     assert page.inner_text(".log h2") == "入札"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 375, "height": 740})
+    page.screenshot(path=str(SHOTS / "table-phone-ja.png"), full_page=True)  # to look at the glyphs
+    check_png(SHOTS / "table-phone-ja.png")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     page.reload()  # remembered
     page.wait_for_selector(TABLE)
