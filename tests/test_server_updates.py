@@ -160,3 +160,31 @@ def test_a_client_too_far_behind_is_dropped_and_the_table_goes_on() -> None:
     closed, hung_up, queued = asyncio.run(scenario())
     assert closed and hung_up
     assert queued <= MAX_OUTBOX + 1
+
+
+def test_a_database_failure_refuses_the_move_and_changes_nothing(client: TestClient) -> None:
+    table = new_table(client, HUMANS)
+    tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    log = manager.log
+    working = log.write
+
+    def broken(rows: list[dict[str, Any]]) -> None:
+        raise OSError("disk full")
+
+    seat = manager.get(table).match.to_move
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[seat], "updates": True})
+        state = receive_state(ws)
+        action = state["view"]["legal"][0]
+        log.write = broken
+        ws.send_json({"type": "act", "action": action, "version": state["version"], "id": "x1"})
+        while (msg := ws.receive_json())["type"] != "error":
+            pass
+        assert msg["code"] == "storage" and "could not be saved" in msg["message"]
+        assert manager.get(table).version == state["version"]
+        log.write = working
+        ws.send_json({"type": "act", "action": action, "version": state["version"], "id": "x2"})
+        while (msg := ws.receive_json())["type"] != "ack":
+            assert msg["type"] != "error", msg
+        assert msg["version"] == state["version"] + 1

@@ -223,13 +223,14 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
         conn.hangup = lambda: websocket.close(code=1013)  # try again later
         conn.start()
-        table.connections.append(conn)
+        async with table.lock:  # after any move being saved: a stand-in's, say
+            table.connections.append(conn)
+            manager.broadcast(table)
 
         def reply(message: dict[str, Any]) -> None:
             conn.push(json.dumps(message, separators=(",", ":")))
 
         try:
-            manager.broadcast(table)
             manager.schedule_bots(table)
             allowance, last = 2.0 * MAX_MESSAGES_PER_SECOND, time.monotonic()
             while True:

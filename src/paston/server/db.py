@@ -6,8 +6,10 @@ The schema is created and upgraded by the Alembic migrations in
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -139,11 +141,15 @@ def make_engine(url: str) -> Engine:
 
 
 class ActionLog:
-    """Appends accepted actions to the ``actions`` table, one committed transaction
-    each, on a connection of its own: the hot path of every move, kept to one prepared
-    INSERT and one COMMIT (the statement is compiled once for the database's dialect).
+    """Appends accepted actions to the ``actions`` table: the hot path of every move.
 
-    A failed append is rolled back and raised, and the connection is replaced.
+    :meth:`append_durably` returns once the action is committed. The writes run on one
+    worker thread with a connection of its own, so the event loop goes on serving other
+    tables while the database works; actions queued while a commit is under way are
+    committed together by the next one (a group commit: one INSERT of many rows, one
+    COMMIT, one wait for the disk). The statement is compiled once for the database's
+    dialect. A failed write is rolled back and raised to every action of its group (none
+    of them is applied), and the connection is replaced.
     """
 
     COLUMNS = ("table_id", "seq", "deal", "seat", "action", "command_id", "created")
@@ -160,19 +166,51 @@ class ActionLog:
             if (processor := table.c[key].type.bind_processor(engine.dialect)) is not None
         }
         self._connection: Any = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="action-log")
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0  # transactions committed (fewer than rows under load)
 
-    def append(self, row: dict[str, Any]) -> None:
-        """Insert and commit one action (``row`` has every name of ``COLUMNS``)."""
-        values = {key: self._process[key](v) if key in self._process else v for key, v in row.items()}
-        params: Any = tuple(values[k] for k in self._order) if self._order is not None else values
+    async def append_durably(self, row: dict[str, Any]) -> None:
+        """Queue one action (``row`` has every name of ``COLUMNS``); returns once it is
+        committed, or raises what the database raised."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending.append((row, done))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._pending:
+            group, self._pending = self._pending, []
+            try:
+                await loop.run_in_executor(self._executor, self.write, [row for row, _ in group])
+            except Exception as err:
+                for _, done in group:
+                    if not done.done():
+                        done.set_exception(err)
+            else:
+                for _, done in group:
+                    if not done.done():
+                        done.set_result(None)
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        """Insert the rows and commit them in one transaction (on the caller's thread)."""
+        params = []
+        for row in rows:
+            values = {key: self._process[key](v) if key in self._process else v for key, v in row.items()}
+            params.append(tuple(values[k] for k in self._order) if self._order is not None else values)
         if self._connection is None:
             self._connection = self._engine.raw_connection()
         connection = self._connection
         try:
             cursor = connection.cursor()
-            cursor.execute(self._sql, params)
+            cursor.executemany(self._sql, params)
             cursor.close()
             connection.commit()
+            self.commits += 1
         except Exception:
             self._connection = None
             try:
@@ -182,7 +220,8 @@ class ActionLog:
             raise
 
     def close(self) -> None:
-        """Give the connection back."""
+        """Finish the writes under way and give the connection back."""
+        self._executor.shutdown(wait=True)
         if self._connection is not None:
             self._connection.close()
             self._connection = None

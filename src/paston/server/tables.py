@@ -547,7 +547,7 @@ class TableManager:
             error = deal.why_illegal(action, seat)
             if error is not None:
                 raise TableError(error.code, str(error), error.rule)
-            self._commit(table, seat, action, command_id)
+            await self._commit(table, seat, action, command_id)
             if command_id is not None:
                 table.recent[command_id] = table.version
                 if len(table.recent) > 1000:
@@ -617,24 +617,32 @@ class TableManager:
                     continue
                 if table.actor(seat) is not player:
                     continue
-                self._commit(table, seat, action, None)
+                try:
+                    await self._commit(table, seat, action, None)
+                except TableError:
+                    continue  # the database failed: nothing changed, try again
             self.broadcast(table)
 
-    def _commit(self, table: Table, seat: int, action: Action, command_id: str | None) -> None:
+    async def _commit(self, table: Table, seat: int, action: Action, command_id: str | None) -> None:
         """Log a legal action (committed first: the log is the truth), apply it, and deal
-        on. The caller holds the table's lock."""
+        on. The caller holds the table's lock. Nothing changes if the database fails."""
         deal_number = len(table.match.deals) - 1
-        self.log.append(
-            {
-                "table_id": table.id,
-                "seq": table.version,
-                "deal": deal_number,
-                "seat": seat,
-                "action": str(action),
-                "command_id": command_id,
-                "created": now(),
-            }
-        )
+        try:
+            await self.log.append_durably(
+                {
+                    "table_id": table.id,
+                    "seq": table.version,
+                    "deal": deal_number,
+                    "seat": seat,
+                    "action": str(action),
+                    "command_id": command_id,
+                    "created": now(),
+                }
+            )
+        except Exception as err:
+            raise TableError(
+                "storage", f"the move could not be saved ({type(err).__name__}); try again"
+            ) from err
         table.match.apply(action, seat)
         table.version += 1
         if table.match.needs_deck or (table.match.is_over and not table.finished):
