@@ -40,7 +40,7 @@ def postgres_url() -> Iterator[str]:
         return
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if not found:
-        pytest.skip("no PostgreSQL server programs installed (bash .ci/run installs them)")
+        pytest.fail("no PostgreSQL server programs installed: run `bash scripts/test` (it installs them)")
     bindir = os.path.dirname(found[-1])
     folder = tempfile.mkdtemp(prefix="paston-pg-")
     data = os.path.join(folder, "data")

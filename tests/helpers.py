@@ -104,8 +104,12 @@ def make_deal(
     first_deal: bool = False,
 ) -> Deal:
     """A Deal built from explicit hands (see :func:`make_deck`)."""
-    return Deal(make_deck(dealer=dealer, hands=hands, prikup=prikup), dealer=dealer, rules=rules,
-                first_deal=first_deal)
+    return Deal(
+        make_deck(dealer=dealer, hands=hands, prikup=prikup),
+        dealer=dealer,
+        rules=rules,
+        first_deal=first_deal,
+    )
 
 
 def act(deal: Deal, actions: str | Iterable[str]) -> Deal:

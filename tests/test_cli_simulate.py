@@ -214,7 +214,7 @@ def test_simulate_help_names_the_options() -> None:
 def paston_script() -> Path:
     script = Path(sys.executable).parent / ("paston.exe" if sys.platform == "win32" else "paston")
     if not script.exists():
-        pytest.skip("the paston console script is not installed next to this Python")
+        pytest.fail("the paston console script is not installed next to this Python: run `bash scripts/test`")
     return script
 
 

@@ -166,8 +166,9 @@ def test_r1_3_helper_builds_requested_hands():
 @pytest.mark.parametrize("holder", [0, 1, 2])
 @pytest.mark.parametrize("first_deal", [True, False])
 def test_r1_4_spade_sequence_without_king_and_ace_is_redealt(holder, first_deal):
-    deal = make_deal(dealer=0, hands={holder: SEQUENCE + " AC KC QC JC"}, prikup="AH KH",
-                     first_deal=first_deal)
+    deal = make_deal(
+        dealer=0, hands={holder: SEQUENCE + " AC KC QC JC"}, prikup="AH KH", first_deal=first_deal
+    )
     assert deal.phase is Phase.REDEAL
     assert deal.redeal == "spade-sequence"
     assert deal.is_over

@@ -122,7 +122,10 @@ def test_r6_2_void_must_trump():
     play_cards(deal, "AD")
     assert legal_strs(deal) == ["play QH", "play KH"]  # no diamonds: trump
     err = assert_illegal(
-        deal, "7S", "R6.2", "must-trump",
+        deal,
+        "7S",
+        "R6.2",
+        "must-trump",
         message_start="R6.2: seat 1 cannot follow diamonds and must play a trump",
     )
     assert err.seat == 1

@@ -191,16 +191,19 @@ def test_r8_2_reset_at_121_in_a_match():
     surrender(match, 0)
     assert match.totals == (-10, 2, 2)
     # dealer 0: seat 0 fails hearts against a lone defender (seat 1, 5 tricks: +40)
-    play_scripted(match, scripted_lone(declarer=0, defender=1, declarer_tricks=5, contract="hearts",
-                                       dealer=0))
+    play_scripted(
+        match, scripted_lone(declarer=0, defender=1, declarer_tricks=5, contract="hearts", dealer=0)
+    )
     assert match.totals == (-50, 42, 2)
     # dealer 1: again, against seat 2
-    play_scripted(match, scripted_lone(declarer=0, defender=2, declarer_tricks=5, contract="hearts",
-                                       dealer=1))
+    play_scripted(
+        match, scripted_lone(declarer=0, defender=2, declarer_tricks=5, contract="hearts", dealer=1)
+    )
     assert match.totals == (-90, 42, 42)
     # dealer 2: seat 1 makes diamonds (7 tricks); seat 0 defends alone with 3 tricks: -7·3
-    play_scripted(match, scripted_lone(declarer=1, defender=0, declarer_tricks=7, contract="diamonds",
-                                       dealer=2))
+    play_scripted(
+        match, scripted_lone(declarer=1, defender=0, declarer_tricks=7, contract="diamonds", dealer=2)
+    )
     assert match.totals == (-111, 72, 42)
     start(match)
     surrender(match, 0)  # -111 - 10 = -121 exactly

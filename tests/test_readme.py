@@ -195,8 +195,9 @@ def test_version() -> None:
 
 def test_installed_script_help_lists_every_subcommand() -> None:
     script = Path(sys.executable).parent / ("paston.exe" if sys.platform == "win32" else "paston")
-    if not script.exists():
-        pytest.skip("the paston console script is not installed next to this Python")
+    assert script.exists(), (
+        "the paston console script is not installed next to this Python: run `bash scripts/test`"
+    )
     run = subprocess.run(
         [str(script), "--help"], capture_output=True, text=True, encoding="utf-8", timeout=60
     )

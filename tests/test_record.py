@@ -488,8 +488,7 @@ def _record_md() -> Path | None:
 
 def test_embedded_example_is_record_md_example() -> None:
     path = _record_md()
-    if path is None:
-        pytest.skip("RECORD.md not found next to the project")
+    assert path is not None, "docs/RECORD.md is missing from the project"
     block = re.search(r"```json\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
     assert block is not None
     assert json.loads(block.group(1)) == json.loads(RECORD_MD_EXAMPLE)
