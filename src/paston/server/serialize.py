@@ -48,8 +48,7 @@ def view_json(
     public history already encoded (shared by every audience of one change);
     ``history=False`` leaves the history out (an update carries only what is new)."""
     if not history:
-        out = _view_fields(view)
-        return out
+        return _view_fields(view)
     if public is None:
         history_list = [_event_json(e) for e in view.history]
     else:

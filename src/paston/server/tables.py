@@ -98,7 +98,7 @@ class Connection:
     updates: bool = False
     held_version: int = -1  # -1: nothing yet (the next message is a full state)
     held_deal: int = -1
-    held_table: str = ""
+    held_table: dict[str, Any] = field(default_factory=dict)
     held_game: tuple[int, bool, tuple[int, ...]] = (-1, False, ())
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
@@ -249,15 +249,20 @@ class Table:
             previous = totals
         return rows
 
-    def _shared(self) -> dict[str, Any]:
+    def _public_summary(self) -> dict[str, Any]:
+        """The summary as messages carry it: without ``version`` (the message's own
+        version says it)."""
+        summary = self.summary()
+        del summary["version"]
+        return summary
+
+    def _shared(self, summary: dict[str, Any]) -> dict[str, Any]:
         """The parts of a state that every audience gets alike."""
         current = len(self.match.deals) - 1
         deals = []
         for i, (seed, commit) in enumerate(self.seeds):
             over = i < current or self.match.deals[i].is_over
             deals.append({"commit": commit, "seed": seed if over else None})
-        summary = self.summary()
-        del summary["version"]  # the message's own version says it
         return {
             "table": summary,
             "sheet": self.sheet(),
@@ -274,16 +279,6 @@ class Table:
                 last = deal.completed_tricks[-1]
                 return {"plays": [{"seat": s, "card": str(c)} for s, c in last.plays], "winner": last.winner}
         return None
-
-    def state_for(self, seat: int | None) -> dict[str, Any]:
-        """The full state message for one audience."""
-        return {
-            "type": "state",
-            "version": self.version,
-            "you": seat,
-            "view": view_json(self.match.view(seat)),
-            **self._shared(),
-        }
 
     def _game_stamp(self) -> tuple[int, bool, tuple[int, ...]]:
         """Changes whenever the sheet, the deck commitments, the winners or the previous
@@ -303,9 +298,7 @@ class Table:
             return out
         version = self.version
         deal_index = len(self.match.deals) - 1
-        summary = self.summary()
-        del summary["version"]  # the message's own version says it
-        table_text = json.dumps(summary, separators=(",", ":"))
+        summary = self._public_summary()
         game = self._game_stamp()
         shared: dict[str, Any] | None = None
         public: list[dict[str, Any]] | None = None
@@ -323,7 +316,7 @@ class Table:
                     history = "event"
                 else:
                     history = "none"
-                key = (seat, history, conn.held_table == table_text, conn.held_game == game)
+                key = (seat, history, conn.held_table == summary, conn.held_game == game)
             text = texts.get(key)
             if text is None:
                 view = views.get(seat)
@@ -333,7 +326,7 @@ class Table:
                     public = public_history(views.get(None) or self.match.view(None))
                 if send_full:
                     if shared is None:
-                        shared = self._shared()
+                        shared = self._shared(summary)
                     body = {
                         "type": "state",
                         "version": version,
@@ -350,13 +343,13 @@ class Table:
                         body["table"] = summary
                     if not key[3]:
                         if shared is None:
-                            shared = self._shared()
+                            shared = self._shared(summary)
                         body.update({k: v for k, v in shared.items() if k != "table"})
                 text = texts[key] = json.dumps(body, separators=(",", ":"))
             out[conn] = text
             conn.held_version = version
             conn.held_deal = deal_index
-            conn.held_table = table_text
+            conn.held_table = summary
             conn.held_game = game
         return out
 
