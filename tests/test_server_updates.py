@@ -74,7 +74,7 @@ def allowed_cards(state: dict[str, Any]) -> set[str]:
 
 
 def test_updates_rebuild_the_full_state_exactly_and_leak_nothing(client: TestClient) -> None:
-    table = new_table(client, HUMANS)
+    table = new_table(client, HUMANS, target=121)
     tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
     rng = random.Random(11)
     url = f"/ws/tables/{table}"
@@ -114,15 +114,19 @@ def test_updates_rebuild_the_full_state_exactly_and_leak_nothing(client: TestCli
                 assert known_codes(last) <= allowed_cards(state), f"seat {s} was sent a hidden card"
                 assert known_codes(state) <= allowed_cards(state)
             assert known_codes(public.raw[-1]) <= allowed_cards(public.state or {})
-            if rng.random() < 0.05:  # a resync gives exactly the rebuilt state
-                s = rng.randrange(3)
+            if steps % 20 == 0:  # a resync gives exactly the rebuilt state
+                s = steps // 20 % 3
                 rebuilt = seats[s].state
                 seats[s].ws.send_json({"type": "sync"})
-                assert receive_state(seats[s].ws, version) == rebuilt
+                while (msg := seats[s].ws.receive_json())["type"] != "state":
+                    assert msg["type"] != "error", msg  # (a rate limit would show here)
+                assert msg == rebuilt
                 syncs += 1
             steps += 1
             assert steps < 5000
-        assert saw_event and saw_new_deal and syncs
+        assert saw_event and syncs >= 1
+        # each new deal came with its whole history (random play may end the game in one deal)
+        assert saw_new_deal == (len(full["deals"]) > 1)
         sizes = [len(str(m)) for m in public.raw]
         assert max(sizes) < len(str(full)) * 2  # updates stay small
 
