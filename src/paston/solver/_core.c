@@ -47,7 +47,12 @@ typedef struct {
     uint64_t nodes;
 } Search;
 
-static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+/* popcount without a libgcc call on machines built for baseline x86-64 */
+static inline int popc(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
 static inline int lowest(uint32_t x) { return __builtin_ctz(x); }
 static inline int highest(uint32_t x) { return 31 - __builtin_clz(x); }
 
@@ -170,6 +175,17 @@ static inline uint32_t reduce_equivalent(uint32_t legal, uint32_t remaining) {
 static inline int beats(int c, int w, int trump) {
     if (SUIT(c) == SUIT(w)) return c > w;
     return SUIT(c) == trump;
+}
+
+/* Candidates of a player following to a trick: the cards that would win it and the
+   cards that would not are reduced separately, by runs among the cards still in hands
+   (cards already in the trick do not separate two cards that both lose it: the trick
+   goes to the same seat either way and they are touching afterwards; no card in the
+   trick can lie between two cards that both beat its winner). */
+static inline uint32_t follow_candidates(uint32_t legal, uint32_t in_hands, int win_card, int trump) {
+    int ws = SUIT(win_card);
+    uint32_t beat = (SUIT_MASK[ws] & ~((2u << win_card) - 1u)) | (ws == trump ? 0u : SUIT_MASK[trump]);
+    return reduce_equivalent(legal & beat, in_hands) | reduce_equivalent(legal & ~beat, in_hands);
 }
 
 /* Order moves: returns count; moves written best-first. */
@@ -330,8 +346,7 @@ static int search(Search *s, int leader, int ntrick, uint32_t trick_mask, int le
                   int win_card, int seat, int alpha, int beta) {
     s->nodes++;
     uint32_t legal = legal_mask(s, seat, lead_suit);
-    uint32_t remaining = s->hand[0] | s->hand[1] | s->hand[2] | trick_mask;
-    uint32_t cand = reduce_equivalent(legal, remaining);
+    uint32_t cand = follow_candidates(legal, s->hand[0] | s->hand[1] | s->hand[2], win_card, s->trump);
     int moves[16];
     int n = order_moves(s, seat, cand, ntrick, win_seat, win_card, -1, moves);
     int maximise = s->side[seat];
@@ -362,92 +377,120 @@ static int search(Search *s, int leader, int ntrick, uint32_t trick_mask, int le
     return best;
 }
 
-/* --- max^n on final tricks, scores of R7 ------------------------------------------------------- */
-typedef struct {
-    int contract;      /* 0..4 */
-    int lone_flat;     /* lone defender table */
-    int defenders[2];
-    int n_def;
-} ScoreRules;
+/* --- max^n with the scores of R7 ------------------------------------------------------------------- */
+/* With three active seats every deal score of R7 rises strictly with the seat's own
+   tricks (the declarer's with its own tricks: making is monotone in them; a defender's
+   by the two-defender table), so each seat maximises its own tricks; a defender's ties
+   go to fewer declarer tricks, every other tie to the lower card (cards are tried in
+   ascending order, so the first best is kept). None of this depends on the tricks
+   already taken, so the search works on future tricks: a vector packs the three seats'
+   future tricks, 8 bits each (seat s at bit 8 s). */
+#define OWN(v, seat) ((int)((v) >> (8 * (seat)) & 0xFF))
 
-static int score_of(const Search *s, const ScoreRules *sr, const int tricks[3], int seat) {
-    static const int two[3] = {-10, -9, 0};
-    static const int graded[5] = {-10, -9, -8, -7, 0};
-    static const int flat[5] = {-10, -9, -9, -9, 0};
-    int m = sr->contract == 4 ? 4 : sr->contract + 1;
-    if (seat == s->declarer) {
-        if (tricks[seat] >= 6) return sr->contract == 4 ? 10 : 10 * m;
-        return -10 * m;
-    }
-    int is_def = 0;
-    for (int i = 0; i < sr->n_def; i++) if (sr->defenders[i] == seat) is_def = 1;
-    if (!is_def) return 0;
-    int t = tricks[seat];
-    if (sr->n_def == 2) return (t <= 2 ? two[t] : 10 * (t - 2)) * m;
-    return (t <= 4 ? (sr->lone_flat ? flat[t] : graded[t]) : 10 * (t - 4)) * m;
-}
-
+/* A max^n table entry in 16 bytes: the key's first word, then the rest of the key (bits
+   0-28, never zero: the active seats are in it), the future tricks of the three seats
+   (4 bits each, from bit 29) and the search generation (8 bits, from bit 41). Buckets are
+   4 entries, one 64-byte cache line. */
 typedef struct {
-    int8_t t[3];
-} Vec;
-
-typedef struct {
-    uint64_t k0, k1;
-    Vec v;
-    uint8_t depth;
-    uint8_t used;
+    uint64_t k0, w;
 } MEntry;
+
+#define MKEY_BITS 29
+#define MKEY_MASK ((1ull << MKEY_BITS) - 1)
+#define MGEN_SHIFT (MKEY_BITS + 12)
 
 typedef struct {
     Search *s;
-    const ScoreRules *sr;
     MEntry *tt;
     uint64_t tt_mask;
-    int util[3][11];
+    uint64_t generation; /* one per search, 8 bits: entries of older searches are replaced first */
 } Maxn;
 
-/* 1 if final tricks a are better than b for seat. The declarer wants as many tricks
-   as possible (making the contract is monotone in them); a defender wants the higher
-   own score (R7), then fewer tricks for the declarer. Equal: keep the lower card. */
-static int prefer(const Maxn *mx, int seat, Vec a, Vec b) {
-    int d = mx->s->declarer;
-    int ua = mx->util[seat][(int)a.t[seat]], ub = mx->util[seat][(int)b.t[seat]];
-    if (ua != ub) return ua > ub;
-    if (seat == d) return 0;
-    return a.t[d] < b.t[d];
+/* 1 if future tricks a are strictly better than b for seat. */
+static inline int maxn_better(const Search *s, int seat, uint32_t a, uint32_t b) {
+    int oa = OWN(a, seat), ob = OWN(b, seat);
+    if (oa != ob) return oa > ob;
+    return seat != s->declarer && OWN(a, s->declarer) < OWN(b, s->declarer);
 }
 
-/* A player's primary utility as a function of its own final tricks: the declarer's
-   own tricks (making is monotone in them), a defender's score (monotone, R7). */
-static inline int util_of(const Maxn *mx, int seat, int tricks) {
-    if (tricks < 0) tricks = 0;
-    return mx->util[seat][tricks];
-}
-
-static void fill_utils(Maxn *mx) {
-    const Search *s = mx->s;
-    for (int seat = 0; seat < 3; seat++)
-        for (int t = 0; t <= 10; t++) {
-            int v[3] = {0, 0, 0};
-            v[seat] = t;
-            mx->util[seat][t] = seat == s->declarer ? t : score_of(s, mx->sr, v, seat);
+/* Sure tricks at a trick boundary with r tricks left: whoever holds the top k remaining
+   trumps wins k tricks; if nobody but the leader holds a trump, the leader also cashes
+   its top cards in the other suits. A seat's max^n result is at least what it can take
+   for sure, so when one seat surely takes all r tricks, that is the result: returns the
+   vector, or 0 when nothing is settled. */
+static inline uint32_t maxn_settled(const Search *s, int leader, int r) {
+    uint32_t remaining = s->hand[0] | s->hand[1] | s->hand[2];
+    uint32_t tr = SUIT_MASK[s->trump];
+    uint32_t all_tr = remaining & tr;
+    int owner = leader, k = 0;
+    if (all_tr) {
+        int top = highest(all_tr);
+        owner = (s->hand[0] >> top & 1) ? 0 : (s->hand[1] >> top & 1) ? 1 : 2;
+        uint32_t mine = s->hand[owner] & tr;
+        while (all_tr && (mine >> highest(all_tr) & 1)) {
+            all_tr &= ~(1u << highest(all_tr));
+            k++;
         }
+    }
+    if (owner == leader && !(remaining & tr & ~s->hand[leader])) {
+        for (int suit = 0; suit < 4 && k < r; suit++) {
+            if (suit == s->trump) continue;
+            uint32_t all = remaining & SUIT_MASK[suit];
+            uint32_t mine = s->hand[leader] & SUIT_MASK[suit];
+            while (all && (mine >> highest(all) & 1)) {
+                all &= ~(1u << highest(all));
+                k++;
+            }
+        }
+    }
+    return k >= r ? (uint32_t)r << (8 * owner) : 0;
 }
 
-static Vec maxn_search(Maxn *mx, int leader, int ntrick, uint32_t trick_mask, int lead_suit, int win_seat,
-                       int win_card, int seat, Vec taken, int pseat, int putil, int *cut);
+static inline uint64_t maxn_k1(uint64_t k1) { return k1 & MKEY_MASK; }
 
-/* Every preference is monotone in own tricks (the declarer: own tricks; a defender:
-   own score, then fewer declarer tricks), so the choices below a trick boundary do not
-   depend on the tricks taken so far, except with the flat lone-defender table, whose
-   plateau makes the lone defender's taken tricks (up to 4) matter: the table keys on
-   the position (and that class) and stores the future tricks. Only exact results (no
-   shallow cut) are stored. */
-static Vec maxn_boundary(Maxn *mx, int leader, Vec taken, int pseat, int putil, int *cut) {
+static inline MEntry *maxn_bucket(const Maxn *mx, uint64_t k0, uint64_t k1) {
+    return &mx->tt[mix(k0, k1) & mx->tt_mask & ~(uint64_t)3];
+}
+
+static uint32_t maxn_trick(Maxn *mx, int ntrick, int lead_suit, int win_seat, int win_card, int seat, int r);
+
+/* A boundary position with at least 2 cards each and nothing settled, its key
+   computed: the table's vector, or a search (then stored). */
+static uint32_t maxn_keyed(Maxn *mx, int leader, int r, uint64_t k0, uint64_t k1) {
     Search *s = mx->s;
-    int r = popc(s->hand[leader]);
-    *cut = 0;
-    if (!r) return taken;
+    s->nodes++;
+    MEntry *bucket = maxn_bucket(mx, k0, k1);
+    for (int j = 0; j < 4; j++) {
+        MEntry *e = &bucket[j];
+        if (e->k0 == k0 && (e->w & MKEY_MASK) == k1) {
+            uint64_t w = e->w;
+            if ((w >> MGEN_SHIFT & 0xFF) != mx->generation)
+                e->w = (w & ~(0xFFull << MGEN_SHIFT)) | mx->generation << MGEN_SHIFT;
+            w >>= MKEY_BITS;
+            return (uint32_t)((w & 15) | (w >> 4 & 15) << 8 | (w >> 8 & 15) << 16);
+        }
+    }
+    uint32_t v = maxn_trick(mx, 0, -1, leader, 0, leader, r);
+    /* an empty slot, else an entry not used by this search, else the one with the
+       fewest tricks left */
+    MEntry *e = &bucket[0];
+    int worth = 1 << 30;
+    for (int j = 0; j < 4; j++) {
+        uint64_t w = bucket[j].w;
+        if (!w) { e = &bucket[j]; break; }
+        int d = (int)((w >> MKEY_BITS & 15) + (w >> (MKEY_BITS + 4) & 15) + (w >> (MKEY_BITS + 8) & 15));
+        if ((w >> MGEN_SHIFT & 0xFF) == mx->generation) d += 16;
+        if (d < worth) { worth = d; e = &bucket[j]; }
+    }
+    e->k0 = k0;
+    e->w = k1 | (uint64_t)(OWN(v, 0) | OWN(v, 1) << 4 | OWN(v, 2) << 8) << MKEY_BITS | mx->generation << MGEN_SHIFT;
+    return v;
+}
+
+/* A trick boundary with r cards each: the future tricks. */
+static uint32_t maxn_boundary(Maxn *mx, int leader, int r) {
+    Search *s = mx->s;
+    if (r == 0) return 0;
     s->nodes++;
     if (r == 1) {
         /* one card each: no choice */
@@ -457,87 +500,72 @@ static Vec maxn_boundary(Maxn *mx, int leader, Vec taken, int pseat, int putil, 
             int c = lowest(s->hand[seat]);
             if (beats(c, wc, s->trump)) { wc = c; w = seat; }
         }
-        taken.t[w]++;
-        return taken;
+        return 1u << (8 * w);
     }
-    int flat_class = 0;
-    if (mx->sr->lone_flat && mx->sr->n_def == 1) {
-        flat_class = taken.t[mx->sr->defenders[0]];
-        if (flat_class > 4) flat_class = 4;
-    }
+    uint32_t v = maxn_settled(s, leader, r);
+    if (v) return v;
     uint64_t k0, k1;
     make_key(s, leader, &k0, &k1);
-    k1 |= ((uint64_t)flat_class << 44) | ((uint64_t)mx->sr->lone_flat << 48);
-    uint64_t i = mix(k0, k1) & mx->tt_mask;
-    MEntry *a = &mx->tt[i], *b = &mx->tt[i ^ 1];
-    Vec out;
-    MEntry *hit = (a->used && a->k0 == k0 && a->k1 == k1) ? a : (b->used && b->k0 == k0 && b->k1 == k1) ? b : NULL;
-    if (hit) {
-        for (int j = 0; j < 3; j++) out.t[j] = (int8_t)(taken.t[j] + hit->v.t[j]);
-        return out;
-    }
-    out = maxn_search(mx, leader, 0, 0, -1, leader, 0, leader, taken, pseat, putil, cut);
-    if (!*cut) {
-        /* two-way bucket: an empty slot, else the shallower entry */
-        MEntry *e = !a->used ? a : !b->used ? b : (a->depth <= b->depth ? a : b);
-        e->k0 = k0;
-        e->k1 = k1;
-        for (int j = 0; j < 3; j++) e->v.t[j] = (int8_t)(out.t[j] - taken.t[j]);
-        e->depth = (uint8_t)r;
-        e->used = 1;
-    }
-    return out;
+    return maxn_keyed(mx, leader, r, k0, maxn_k1(k1));
 }
 
-/* max^n with shallow pruning: tricks sum to 10, so once the player here has secured
-   `best` own tricks, the parent's player gets at most 10 - best; if that is strictly
-   worse for the parent than its best alternative (`putil`), stop (the result is then
-   inexact, never chosen by the parent, never stored). */
-static Vec maxn_search(Maxn *mx, int leader, int ntrick, uint32_t trick_mask, int lead_suit, int win_seat,
-                       int win_card, int seat, Vec taken, int pseat, int putil, int *cut) {
+/* The rest of a trick: `ntrick` cards played, `seat` to move, r tricks left including
+   this one. The last card of a trick first computes the table keys of all the boundary
+   positions it can lead to, so that their table lines load together. */
+static uint32_t maxn_trick(Maxn *mx, int ntrick, int lead_suit, int win_seat, int win_card, int seat, int r) {
     Search *s = mx->s;
     s->nodes++;
-    *cut = 0;
-    uint32_t legal = ntrick == 0 ? s->hand[seat] : legal_mask(s, seat, lead_suit);
-    uint32_t remaining = s->hand[0] | s->hand[1] | s->hand[2] | trick_mask;
-    uint32_t cand = reduce_equivalent(legal, remaining);
-    int moves[16];
-    int n = 0;
-    for (uint32_t m = cand; m; m &= m - 1) moves[n++] = lowest(m);
-    Vec best = {{-1, -1, -1}};
-    int best_card = 99, have = 0;
-    for (int k = 0; k < n; k++) {
-        int c = moves[k];
-        int ws = win_seat, wc = win_card;
-        if (ntrick == 0 || beats(c, wc, s->trump)) { ws = seat; wc = c; }
-        s->hand[seat] &= ~(1u << c);
-        Vec v;
-        int child_cut = 0;
-        int my_util = have ? util_of(mx, seat, best.t[seat]) : -1000;
-        int my_seat = have ? seat : -1;
-        if (ntrick + 1 == s->n_active) {
-            Vec t2 = taken;
-            t2.t[ws]++;
-            v = maxn_boundary(mx, ws, t2, my_seat, my_util, &child_cut);
-        } else {
-            v = maxn_search(mx, leader, ntrick + 1, trick_mask | 1u << c, ntrick == 0 ? SUIT(c) : lead_suit, ws,
-                            wc, s->next[seat], taken, my_seat, my_util, &child_cut);
+    uint32_t in_hands = s->hand[0] | s->hand[1] | s->hand[2];
+    uint32_t cand = ntrick == 0 ? reduce_equivalent(s->hand[seat], in_hands)
+                                : follow_candidates(legal_mask(s, seat, lead_suit), in_hands, win_card, s->trump);
+    uint32_t best = 0;
+    int have = 0;
+    if (ntrick + 1 < s->n_active) {
+        for (uint32_t m = cand; m; m &= m - 1) {
+            int c = lowest(m);
+            int ws = win_seat, wc = win_card;
+            if (ntrick == 0 || beats(c, wc, s->trump)) { ws = seat; wc = c; }
+            s->hand[seat] ^= 1u << c;
+            uint32_t v = maxn_trick(mx, ntrick + 1, ntrick == 0 ? SUIT(c) : lead_suit, ws, wc, s->next[seat], r);
+            s->hand[seat] ^= 1u << c;
+            if (!have || maxn_better(s, seat, v, best)) { best = v; have = 1; }
+            if (OWN(best, seat) == r) break; /* every trick left: nothing is better */
         }
-        s->hand[seat] |= 1u << c;
-        if (child_cut) continue; /* strictly worse for this player than `best` */
-        if (!have || prefer(mx, seat, v, best) || (!prefer(mx, seat, best, v) && c < best_card)) {
-            best = v;
-            best_card = c;
-            have = 1;
+        return best;
+    }
+    int n = 0, cards[10], winner[10]; /* at most 10 cards in a hand */
+    uint32_t known[10];
+    uint64_t keys0[10], keys1[10];
+    for (uint32_t m = cand; m; m &= m - 1) {
+        int c = lowest(m);
+        int ws = beats(c, win_card, s->trump) ? seat : win_seat;
+        cards[n] = c;
+        winner[n] = ws;
+        known[n] = 0;
+        if (r >= 3) {
+            s->hand[seat] ^= 1u << c;
+            known[n] = maxn_settled(s, ws, r - 1);
+            if (!known[n]) {
+                uint64_t k1;
+                make_key(s, ws, &keys0[n], &k1);
+                keys1[n] = maxn_k1(k1);
+                __builtin_prefetch(maxn_bucket(mx, keys0[n], keys1[n]));
+            }
+            s->hand[seat] ^= 1u << c;
         }
-        if (pseat >= 0 && pseat != seat &&
-            util_of(mx, pseat, 10 - best.t[seat] - taken.t[3 - seat - pseat]) < putil) {
-            *cut = 1;
-            return best;
-        }
-        /* this player takes every trick left: nothing can be better for it, and its
-           ties (fewer declarer tricks, then the lower card) cannot improve either */
-        if (best.t[seat] == taken.t[seat] + popc(s->hand[seat])) break;
+        n++;
+    }
+    for (int i = 0; i < n; i++) {
+        int c = cards[i];
+        uint32_t v;
+        s->hand[seat] ^= 1u << c;
+        if (r < 3) v = maxn_boundary(mx, winner[i], r - 1);
+        else if (known[i]) { v = known[i]; s->nodes++; }
+        else v = maxn_keyed(mx, winner[i], r - 1, keys0[i], keys1[i]);
+        s->hand[seat] ^= 1u << c;
+        v += 1u << (8 * winner[i]);
+        if (!have || maxn_better(s, seat, v, best)) { best = v; have = 1; }
+        if (OWN(best, seat) == r) break;
     }
     return best;
 }
@@ -729,64 +757,65 @@ static PyObject *py_card_values(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_maxn(PyObject *self, PyObject *args) {
-    /* (inner args, taken tuple, contract, lone_flat, maxn table buffer) -> (root vec, {card: vec}, nodes) */
+    /* (inner args, tricks taken, max^n table buffer) -> (final tricks, {card: final tricks}, nodes) */
     Search s;
     PyObject *trick, *inner;
     Py_buffer buf, mbuf;
-    int leader, contract, lone_flat, t0, t1, t2;
-    if (!PyArg_ParseTuple(args, "O(iii)iiw*", &inner, &t0, &t1, &t2, &contract, &lone_flat, &mbuf)) return NULL;
+    int leader, taken[3];
+    if (!PyArg_ParseTuple(args, "O(iii)w*", &inner, &taken[0], &taken[1], &taken[2], &mbuf)) return NULL;
     if (setup(&s, inner, &trick, &buf, &leader) < 0) { PyBuffer_Release(&mbuf); return NULL; }
-    ScoreRules sr;
-    sr.contract = contract;
-    sr.lone_flat = lone_flat;
-    sr.n_def = 0;
-    for (int i = 0; i < 3; i++)
-        if (i != s.declarer && (s.active_mask >> i & 1)) sr.defenders[sr.n_def++] = i;
+    /* the largest power-of-two number of entries (at least one bucket) that fits in the
+       buffer from its first 64-byte boundary */
+    uintptr_t start = ((uintptr_t)mbuf.buf + 63) & ~(uintptr_t)63;
+    uint64_t skip = start - (uintptr_t)mbuf.buf;
+    uint64_t room = (uint64_t)mbuf.len > skip ? (uint64_t)mbuf.len - skip : 0;
+    const char *problem = s.n_active != 3 ? "max^n needs three active seats"
+                          : room < 4 * sizeof(MEntry) ? "max^n table memory too small" : NULL;
+    if (problem) {
+        PyBuffer_Release(&buf);
+        PyBuffer_Release(&mbuf);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
     Maxn mx;
     mx.s = &s;
-    mx.sr = &sr;
-    uint64_t n = 1;
-    while (n * 2 * sizeof(MEntry) <= (uint64_t)mbuf.len) n *= 2;
-    mx.tt = (MEntry *)mbuf.buf;
+    uint64_t n = 4;
+    while (n * 2 * sizeof(MEntry) <= room) n *= 2;
+    mx.tt = (MEntry *)start;
     mx.tt_mask = n - 1;
-    fill_utils(&mx);
+    static unsigned searches = 0;
+    mx.generation = ++searches & 0xFF;
     uint32_t tmask;
     int ls, ws, wc, nt;
     int seat = walk_trick(&s, trick, leader, &tmask, &ls, &ws, &wc, &nt);
     if (seat < 0) { PyBuffer_Release(&buf); PyBuffer_Release(&mbuf); return NULL; }
-    Vec taken = {{(int8_t)t0, (int8_t)t1, (int8_t)t2}};
+    int r = popc(s.hand[leader]) + (nt ? 1 : 0);
     uint32_t legal = legal_mask(&s, seat, ls);
     PyObject *out = PyDict_New();
-    Vec best = {{0, 0, 0}};
+    if (!out) { PyBuffer_Release(&buf); PyBuffer_Release(&mbuf); return NULL; }
+    uint32_t best = 0;
     int have = 0;
-    uint32_t m = legal;
-    while (m) {
+    for (uint32_t m = legal; m; m &= m - 1) {
         int c = lowest(m);
-        m &= m - 1;
         int ws2 = ws, wc2 = wc, ls2 = ls;
         if (nt == 0) { ws2 = seat; wc2 = c; ls2 = SUIT(c); }
         else if (beats(c, wc2, s.trump)) { ws2 = seat; wc2 = c; }
         s.hand[seat] &= ~(1u << c);
-        Vec v;
-        int cut = 0;
-        if (nt + 1 == s.n_active) {
-            Vec tk = taken;
-            tk.t[ws2]++;
-            v = maxn_boundary(&mx, ws2, tk, -1, 0, &cut);
-        } else {
-            v = maxn_search(&mx, leader, nt + 1, tmask | 1u << c, ls2, ws2, wc2, s.next[seat], taken, -1, 0, &cut);
-        }
+        uint32_t v = nt + 1 == s.n_active ? maxn_boundary(&mx, ws2, r - 1) + (1u << (8 * ws2))
+                                          : maxn_trick(&mx, nt + 1, ls2, ws2, wc2, s.next[seat], r);
         s.hand[seat] |= 1u << c;
-        if (!have || prefer(&mx, seat, v, best)) { best = v; have = 1; }
+        if (!have || maxn_better(&s, seat, v, best)) { best = v; have = 1; }
         PyObject *k = PyLong_FromLong(c);
-        PyObject *tv = Py_BuildValue("(iii)", v.t[0], v.t[1], v.t[2]);
-        PyDict_SetItem(out, k, tv);
-        Py_DECREF(k);
-        Py_DECREF(tv);
+        PyObject *tv = Py_BuildValue("(iii)", taken[0] + OWN(v, 0), taken[1] + OWN(v, 1), taken[2] + OWN(v, 2));
+        int failed = !k || !tv || PyDict_SetItem(out, k, tv) < 0;
+        Py_XDECREF(k);
+        Py_XDECREF(tv);
+        if (failed) { Py_DECREF(out); PyBuffer_Release(&buf); PyBuffer_Release(&mbuf); return NULL; }
     }
     PyBuffer_Release(&buf);
     PyBuffer_Release(&mbuf);
-    PyObject *res = Py_BuildValue("(iii)OK", best.t[0], best.t[1], best.t[2], out, (unsigned long long)s.nodes);
+    PyObject *res = Py_BuildValue("(iii)OK", taken[0] + OWN(best, 0), taken[1] + OWN(best, 1),
+                                  taken[2] + OWN(best, 2), out, (unsigned long long)s.nodes);
     Py_DECREF(out);
     return res;
 }

@@ -59,7 +59,9 @@ class Solver:
         if not 0.01 <= memory_mb <= 4096:
             raise ValueError(f"memory_mb must be between 0.01 and 4096, not {memory_mb}")
         total = int(memory_mb * 1024 * 1024)
-        self._tt = bytearray(total // 2)
+        # the max^n table starts at a 64-byte boundary (one bucket per cache line): its
+        # buffer has 64 bytes to spare so that alignment never halves it
+        self._tt = bytearray(total // 2 - 64)
         self._maxn_tt = bytearray(total - len(self._tt))
         self.memory_bytes = total
 
@@ -103,10 +105,7 @@ class Solver:
         rules = rules or Rules()
         if len(pos.defenders) == 1:
             return self._maxn_two_hand(pos, rules)
-        flat = 1 if rules.lone_defender == "flat" else 0
-        (t0, t1, t2), per_card, nodes = _core.maxn(
-            self._args(pos), pos.tricks, int(pos.contract), flat, self._maxn_tt
-        )
+        (t0, t1, t2), per_card, nodes = _core.maxn(self._args(pos), pos.tricks, self._maxn_tt)
 
         def scores(t: tuple[int, int, int]) -> Scores:
             return played_scores(
