@@ -402,7 +402,7 @@ typedef struct {
 typedef struct {
     Search *s;
     MEntry *tt;
-    uint64_t tt_mask;
+    int bucket_shift; /* 64 - log2(buckets) */
     uint64_t generation; /* one per search, 8 bits: entries of older searches are replaced first */
 } Maxn;
 
@@ -448,11 +448,14 @@ static inline uint32_t maxn_settled(const Search *s, int leader, int r) {
 
 static inline uint64_t maxn_k1(uint64_t k1) { return k1 & MKEY_MASK; }
 
+/* The bucket of a key: multiply-shift hashing (the high bits of one product). */
 static inline MEntry *maxn_bucket(const Maxn *mx, uint64_t k0, uint64_t k1) {
-    return &mx->tt[mix(k0, k1) & mx->tt_mask & ~(uint64_t)3];
+    uint64_t h = (k0 ^ (k1 * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    return &mx->tt[(h >> mx->bucket_shift) << 2];
 }
 
 static uint32_t maxn_trick(Maxn *mx, int ntrick, int lead_suit, int win_seat, int win_card, int seat, int r);
+static uint32_t maxn_expand(Maxn *mx, int L, int r);
 
 /* A boundary position with at least 2 cards each and nothing settled, its key
    computed: the table's vector, or a search (then stored). */
@@ -470,7 +473,7 @@ static uint32_t maxn_keyed(Maxn *mx, int leader, int r, uint64_t k0, uint64_t k1
             return (uint32_t)((w & 15) | (w >> 4 & 15) << 8 | (w >> 8 & 15) << 16);
         }
     }
-    uint32_t v = maxn_trick(mx, 0, -1, leader, 0, leader, r);
+    uint32_t v = maxn_expand(mx, leader, r);
     /* an empty slot, else an entry not used by this search, else the one with the
        fewest tricks left */
     MEntry *e = &bucket[0];
@@ -485,6 +488,129 @@ static uint32_t maxn_keyed(Maxn *mx, int leader, int r, uint64_t k0, uint64_t k1
     e->k0 = k0;
     e->w = k1 | (uint64_t)(OWN(v, 0) | OWN(v, 1) << 4 | OWN(v, 2) << 8) << MKEY_BITS | mx->generation << MGEN_SHIFT;
     return v;
+}
+
+/* One suit's part of a table key (see make_key). */
+static inline uint64_t key_part(const Search *s, int suit) {
+    uint32_t m0 = (s->hand[0] >> (suit * 8)) & 0xFF;
+    uint32_t m1 = (s->hand[1] >> (suit * 8)) & 0xFF;
+    uint32_t m2 = (s->hand[2] >> (suit * 8)) & 0xFF;
+    uint32_t all = m0 | m1 | m2;
+    const uint8_t *row = COMPRESS[all];
+    return (uint64_t)row[m1] | ((uint64_t)row[m2] << 8) | ((uint64_t)popc(all) << 16);
+}
+
+#define LEAF_MAX 256
+
+/* A trick boundary with r >= 2 cards each, three active seats, nothing settled and not
+   in the table: the future tricks. The whole trick is laid out first: every sequence of
+   three candidate cards, with the position it leads to either settled at once or keyed
+   (the key recomputed only for the suits the trick touched) and its table line
+   prefetched; then the seats choose, last seat first, over that layout. A trick with
+   more sequences than the layout holds is searched card by card. */
+static uint32_t maxn_expand(Maxn *mx, int L, int r) {
+    Search *s = mx->s;
+    int M = s->next[L], N = s->next[M];
+    int trump = s->trump;
+    uint64_t part[4];
+    for (int suit = 0; suit < 4; suit++) part[suit] = key_part(s, suit);
+    uint64_t ctx = s->ctx << 22;
+    int card1[10], start2[11], card2[100], start3[101], n1 = 0, n2 = 0, nleaf = 0;
+    int leaf_card[LEAF_MAX], leaf_winner[LEAF_MAX];
+    uint32_t leaf_known[LEAF_MAX];
+    uint64_t leaf_k0[LEAF_MAX], leaf_k1[LEAF_MAX];
+    uint32_t in_hands = s->hand[0] | s->hand[1] | s->hand[2];
+    for (uint32_t m1 = reduce_equivalent(s->hand[L], in_hands); m1; m1 &= m1 - 1) {
+        int c1 = lowest(m1), suit = SUIT(c1);
+        card1[n1] = c1;
+        start2[n1++] = n2;
+        s->hand[L] ^= 1u << c1;
+        uint32_t h1 = in_hands ^ 1u << c1;
+        for (uint32_t m2 = follow_candidates(legal_mask(s, M, suit), h1, c1, trump); m2; m2 &= m2 - 1) {
+            int c2 = lowest(m2);
+            int w2 = L, wc2 = c1;
+            if (beats(c2, c1, trump)) { w2 = M; wc2 = c2; }
+            card2[n2] = c2;
+            start3[n2++] = nleaf;
+            s->hand[M] ^= 1u << c2;
+            uint32_t h2 = h1 ^ 1u << c2;
+            for (uint32_t m3 = follow_candidates(legal_mask(s, N, suit), h2, wc2, trump); m3; m3 &= m3 - 1) {
+                int c3 = lowest(m3);
+                int w = beats(c3, wc2, trump) ? N : w2;
+                if (nleaf == LEAF_MAX) {
+                    s->hand[M] ^= 1u << c2;
+                    s->hand[L] ^= 1u << c1;
+                    return maxn_trick(mx, 0, -1, L, 0, L, r);
+                }
+                s->hand[N] ^= 1u << c3;
+                uint32_t known;
+                if (r == 2) {
+                    /* one card each left: no choice */
+                    int lc = lowest(s->hand[w]), ww = w, seat = w;
+                    for (int j = 1; j < 3; j++) {
+                        seat = s->next[seat];
+                        int c = lowest(s->hand[seat]);
+                        if (beats(c, lc, trump)) { lc = c; ww = seat; }
+                    }
+                    known = 1u << (8 * ww);
+                } else {
+                    /* rarely settled with more cards left: not worth the test */
+                    known = r <= 4 ? maxn_settled(s, w, r - 1) : 0;
+                }
+                if (!known) {
+                    uint64_t p[4] = {part[0], part[1], part[2], part[3]};
+                    p[suit] = key_part(s, suit);
+                    if (SUIT(c2) != suit) p[SUIT(c2)] = key_part(s, SUIT(c2));
+                    if (SUIT(c3) != suit) p[SUIT(c3)] = key_part(s, SUIT(c3));
+                    uint64_t k0 = p[0] | (p[1] << 20) | (p[2] << 40);
+                    uint64_t k1 = (p[3] | ((uint64_t)w << 20) | ctx) & MKEY_MASK;
+                    leaf_k0[nleaf] = k0;
+                    leaf_k1[nleaf] = k1;
+                    __builtin_prefetch(maxn_bucket(mx, k0, k1));
+                }
+                s->hand[N] ^= 1u << c3;
+                leaf_card[nleaf] = c3;
+                leaf_winner[nleaf] = w;
+                leaf_known[nleaf++] = known;
+            }
+            s->hand[M] ^= 1u << c2;
+        }
+        s->hand[L] ^= 1u << c1;
+    }
+    start2[n1] = n2;
+    start3[n2] = nleaf;
+    s->nodes += 1 + (uint64_t)n1 + (uint64_t)n2;
+    uint32_t bestL = 0;
+    for (int i = 0; i < n1; i++) {
+        int c1 = card1[i];
+        s->hand[L] ^= 1u << c1;
+        uint32_t bestM = 0;
+        for (int j = start2[i]; j < start2[i + 1]; j++) {
+            int c2 = card2[j];
+            s->hand[M] ^= 1u << c2;
+            uint32_t bestN = 0;
+            for (int k = start3[j]; k < start3[j + 1]; k++) {
+                uint32_t v = leaf_known[k];
+                if (!v) {
+                    s->hand[N] ^= 1u << leaf_card[k];
+                    v = maxn_keyed(mx, leaf_winner[k], r - 1, leaf_k0[k], leaf_k1[k]);
+                    s->hand[N] ^= 1u << leaf_card[k];
+                } else {
+                    s->nodes++;
+                }
+                v += 1u << (8 * leaf_winner[k]);
+                if (k == start3[j] || maxn_better(s, N, v, bestN)) bestN = v;
+                if (OWN(bestN, N) == r) break; /* every trick left: nothing is better */
+            }
+            s->hand[M] ^= 1u << c2;
+            if (j == start2[i] || maxn_better(s, M, bestN, bestM)) bestM = bestN;
+            if (OWN(bestM, M) == r) break;
+        }
+        s->hand[L] ^= 1u << c1;
+        if (i == 0 || maxn_better(s, L, bestM, bestL)) bestL = bestM;
+        if (OWN(bestL, L) == r) break;
+    }
+    return bestL;
 }
 
 /* A trick boundary with r cards each: the future tricks. */
@@ -764,13 +890,13 @@ static PyObject *py_maxn(PyObject *self, PyObject *args) {
     int leader, taken[3];
     if (!PyArg_ParseTuple(args, "O(iii)w*", &inner, &taken[0], &taken[1], &taken[2], &mbuf)) return NULL;
     if (setup(&s, inner, &trick, &buf, &leader) < 0) { PyBuffer_Release(&mbuf); return NULL; }
-    /* the largest power-of-two number of entries (at least one bucket) that fits in the
+    /* the largest power-of-two number of entries (at least two buckets) that fits in the
        buffer from its first 64-byte boundary */
     uintptr_t start = ((uintptr_t)mbuf.buf + 63) & ~(uintptr_t)63;
     uint64_t skip = start - (uintptr_t)mbuf.buf;
     uint64_t room = (uint64_t)mbuf.len > skip ? (uint64_t)mbuf.len - skip : 0;
     const char *problem = s.n_active != 3 ? "max^n needs three active seats"
-                          : room < 4 * sizeof(MEntry) ? "max^n table memory too small" : NULL;
+                          : room < 8 * sizeof(MEntry) ? "max^n table memory too small" : NULL;
     if (problem) {
         PyBuffer_Release(&buf);
         PyBuffer_Release(&mbuf);
@@ -779,10 +905,11 @@ static PyObject *py_maxn(PyObject *self, PyObject *args) {
     }
     Maxn mx;
     mx.s = &s;
-    uint64_t n = 4;
+    uint64_t n = 8; /* two buckets or more: the bucket shift stays below 64 */
     while (n * 2 * sizeof(MEntry) <= room) n *= 2;
     mx.tt = (MEntry *)start;
-    mx.tt_mask = n - 1;
+    mx.bucket_shift = 64;
+    for (uint64_t buckets = n / 4; buckets > 1; buckets /= 2) mx.bucket_shift--;
     static unsigned searches = 0;
     mx.generation = ++searches & 0xFF;
     uint32_t tmask;
