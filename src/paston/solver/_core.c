@@ -60,8 +60,10 @@ static inline int highest(uint32_t x) { return 31 - __builtin_clz(x); }
 /* COMPRESS[all][m]: the bits of m at the positions of all's set bits, packed low
    (a software pext over 8 bits), filled once when the module loads. */
 static uint8_t COMPRESS[256][256];
+static uint8_t POPC8[256];
 
 static void fill_compress(void) {
+    for (int m = 0; m < 256; m++) POPC8[m] = (uint8_t)popc((uint32_t)m);
     for (int all = 0; all < 256; all++)
         for (int m = 0; m < 256; m++) {
             int out = 0, k = 0;
@@ -165,9 +167,10 @@ static void fill_reduce(void) {
 
 static inline uint32_t reduce_equivalent(uint32_t legal, uint32_t remaining) {
     uint32_t out = 0;
-    for (int suit = 0; suit < 4; suit++) {
-        uint32_t l = legal >> (8 * suit) & 0xFF;
-        if (l) out |= (uint32_t)REDUCE[remaining >> (8 * suit) & 0xFF][l] << (8 * suit);
+    while (legal) {
+        int shift = lowest(legal) & ~7;
+        out |= (uint32_t)REDUCE[remaining >> shift & 0xFF][legal >> shift & 0xFF] << shift;
+        legal &= ~(0xFFu << shift);
     }
     return out;
 }
@@ -185,7 +188,8 @@ static inline int beats(int c, int w, int trump) {
 static inline uint32_t follow_candidates(uint32_t legal, uint32_t in_hands, int win_card, int trump) {
     int ws = SUIT(win_card);
     uint32_t beat = (SUIT_MASK[ws] & ~((2u << win_card) - 1u)) | (ws == trump ? 0u : SUIT_MASK[trump]);
-    return reduce_equivalent(legal & beat, in_hands) | reduce_equivalent(legal & ~beat, in_hands);
+    uint32_t win = legal & beat, lose = legal & ~beat;
+    return (win ? reduce_equivalent(win, in_hands) : 0) | (lose ? reduce_equivalent(lose, in_hands) : 0);
 }
 
 /* Order moves: returns count; moves written best-first. */
@@ -388,16 +392,16 @@ static int search(Search *s, int leader, int ntrick, uint32_t trick_mask, int le
 #define OWN(v, seat) ((int)((v) >> (8 * (seat)) & 0xFF))
 
 /* A max^n table entry in 16 bytes: the key's first word, then the rest of the key (bits
-   0-28, never zero: the active seats are in it), the future tricks of the three seats
-   (4 bits each, from bit 29) and the search generation (8 bits, from bit 41). Buckets are
-   4 entries, one 64-byte cache line. */
+   0-28, never zero: the active seats are in it), the future tricks vector as the search
+   packs it (24 bits, from bit 29) and the search generation (8 bits, from bit 53).
+   Buckets are 4 entries, one 64-byte cache line. */
 typedef struct {
     uint64_t k0, w;
 } MEntry;
 
 #define MKEY_BITS 29
 #define MKEY_MASK ((1ull << MKEY_BITS) - 1)
-#define MGEN_SHIFT (MKEY_BITS + 12)
+#define MGEN_SHIFT (MKEY_BITS + 24)
 
 typedef struct {
     Search *s;
@@ -418,25 +422,25 @@ static inline int maxn_better(const Search *s, int seat, uint32_t a, uint32_t b)
    its top cards in the other suits. A seat's max^n result is at least what it can take
    for sure, so when one seat surely takes all r tricks, that is the result: returns the
    vector, or 0 when nothing is settled. */
-static inline uint32_t maxn_settled(const Search *s, int leader, int r) {
-    uint32_t remaining = s->hand[0] | s->hand[1] | s->hand[2];
-    uint32_t tr = SUIT_MASK[s->trump];
+static inline uint32_t settled_hands(const uint32_t h[3], int trump, int leader, int r) {
+    uint32_t remaining = h[0] | h[1] | h[2];
+    uint32_t tr = SUIT_MASK[trump];
     uint32_t all_tr = remaining & tr;
     int owner = leader, k = 0;
     if (all_tr) {
         int top = highest(all_tr);
-        owner = (s->hand[0] >> top & 1) ? 0 : (s->hand[1] >> top & 1) ? 1 : 2;
-        uint32_t mine = s->hand[owner] & tr;
+        owner = (h[0] >> top & 1) ? 0 : (h[1] >> top & 1) ? 1 : 2;
+        uint32_t mine = h[owner] & tr;
         while (all_tr && (mine >> highest(all_tr) & 1)) {
             all_tr &= ~(1u << highest(all_tr));
             k++;
         }
     }
-    if (owner == leader && !(remaining & tr & ~s->hand[leader])) {
+    if (owner == leader && !(remaining & tr & ~h[leader])) {
         for (int suit = 0; suit < 4 && k < r; suit++) {
-            if (suit == s->trump) continue;
+            if (suit == trump) continue;
             uint32_t all = remaining & SUIT_MASK[suit];
-            uint32_t mine = s->hand[leader] & SUIT_MASK[suit];
+            uint32_t mine = h[leader] & SUIT_MASK[suit];
             while (all && (mine >> highest(all) & 1)) {
                 all &= ~(1u << highest(all));
                 k++;
@@ -444,6 +448,10 @@ static inline uint32_t maxn_settled(const Search *s, int leader, int r) {
         }
     }
     return k >= r ? (uint32_t)r << (8 * owner) : 0;
+}
+
+static inline uint32_t maxn_settled(const Search *s, int leader, int r) {
+    return settled_hands(s->hand, s->trump, leader, r);
 }
 
 static inline uint64_t maxn_k1(uint64_t k1) { return k1 & MKEY_MASK; }
@@ -457,50 +465,66 @@ static inline MEntry *maxn_bucket(const Maxn *mx, uint64_t k0, uint64_t k1) {
 static uint32_t maxn_trick(Maxn *mx, int ntrick, int lead_suit, int win_seat, int win_card, int seat, int r);
 static uint32_t maxn_expand(Maxn *mx, int L, int r);
 
-/* A boundary position with at least 2 cards each and nothing settled, its key
-   computed: the table's vector, or a search (then stored). */
-static uint32_t maxn_keyed(Maxn *mx, int leader, int r, uint64_t k0, uint64_t k1) {
-    Search *s = mx->s;
-    s->nodes++;
-    MEntry *bucket = maxn_bucket(mx, k0, k1);
+/* The table's vector for a key (refreshing its generation), or 0 when it is not there
+   (a stored vector sums to 2 or more). */
+static inline uint32_t maxn_probe(const Maxn *mx, MEntry *bucket, uint64_t k0, uint64_t k1) {
     for (int j = 0; j < 4; j++) {
         MEntry *e = &bucket[j];
         if (e->k0 == k0 && (e->w & MKEY_MASK) == k1) {
             uint64_t w = e->w;
             if ((w >> MGEN_SHIFT & 0xFF) != mx->generation)
                 e->w = (w & ~(0xFFull << MGEN_SHIFT)) | mx->generation << MGEN_SHIFT;
-            w >>= MKEY_BITS;
-            return (uint32_t)((w & 15) | (w >> 4 & 15) << 8 | (w >> 8 & 15) << 16);
+            return (uint32_t)(w >> MKEY_BITS & 0xFFFFFF);
         }
     }
+    return 0;
+}
+
+/* Not in the table: search, then store in an empty slot, else in an entry not used by
+   this search, else in the one with the fewest tricks left. */
+static uint32_t maxn_search_store(Maxn *mx, int leader, int r, uint64_t k0, uint64_t k1) {
     uint32_t v = maxn_expand(mx, leader, r);
-    /* an empty slot, else an entry not used by this search, else the one with the
-       fewest tricks left */
+    MEntry *bucket = maxn_bucket(mx, k0, k1);
     MEntry *e = &bucket[0];
     int worth = 1 << 30;
     for (int j = 0; j < 4; j++) {
         uint64_t w = bucket[j].w;
         if (!w) { e = &bucket[j]; break; }
-        int d = (int)((w >> MKEY_BITS & 15) + (w >> (MKEY_BITS + 4) & 15) + (w >> (MKEY_BITS + 8) & 15));
+        int d = (int)((w >> MKEY_BITS & 15) + (w >> (MKEY_BITS + 8) & 15) + (w >> (MKEY_BITS + 16) & 15));
         if ((w >> MGEN_SHIFT & 0xFF) == mx->generation) d += 16;
         if (d < worth) { worth = d; e = &bucket[j]; }
     }
     e->k0 = k0;
-    e->w = k1 | (uint64_t)(OWN(v, 0) | OWN(v, 1) << 4 | OWN(v, 2) << 8) << MKEY_BITS | mx->generation << MGEN_SHIFT;
+    e->w = k1 | (uint64_t)v << MKEY_BITS | mx->generation << MGEN_SHIFT;
     return v;
 }
 
+/* A boundary position with at least 2 cards each and nothing settled, its key
+   computed: the table's vector, or a search (then stored). */
+static inline uint32_t maxn_keyed(Maxn *mx, int leader, int r, uint64_t k0, uint64_t k1) {
+    uint32_t v = maxn_probe(mx, maxn_bucket(mx, k0, k1), k0, k1);
+    return v ? v : maxn_search_store(mx, leader, r, k0, k1);
+}
+
 /* One suit's part of a table key (see make_key). */
-static inline uint64_t key_part(const Search *s, int suit) {
-    uint32_t m0 = (s->hand[0] >> (suit * 8)) & 0xFF;
-    uint32_t m1 = (s->hand[1] >> (suit * 8)) & 0xFF;
-    uint32_t m2 = (s->hand[2] >> (suit * 8)) & 0xFF;
+static inline uint64_t key_part(const uint32_t h[3], int suit) {
+    uint32_t m0 = (h[0] >> (suit * 8)) & 0xFF;
+    uint32_t m1 = (h[1] >> (suit * 8)) & 0xFF;
+    uint32_t m2 = (h[2] >> (suit * 8)) & 0xFF;
     uint32_t all = m0 | m1 | m2;
     const uint8_t *row = COMPRESS[all];
-    return (uint64_t)row[m1] | ((uint64_t)row[m2] << 8) | ((uint64_t)popc(all) << 16);
+    return (uint64_t)row[m1] | ((uint64_t)row[m2] << 8) | ((uint64_t)POPC8[all] << 16);
 }
 
 #define LEAF_MAX 256
+
+/* The legal cards of a hand following to a trick led in lead_suit. */
+static inline uint32_t legal_of(uint32_t hand, int lead_suit, int trump) {
+    uint32_t f = hand & SUIT_MASK[lead_suit];
+    if (f) return f;
+    f = hand & SUIT_MASK[trump];
+    return f ? f : hand;
+}
 
 /* A trick boundary with r >= 2 cards each, three active seats, nothing settled and not
    in the table: the future tricks. The whole trick is laid out first: every sequence of
@@ -510,106 +534,102 @@ static inline uint64_t key_part(const Search *s, int suit) {
    more sequences than the layout holds is searched card by card. */
 static uint32_t maxn_expand(Maxn *mx, int L, int r) {
     Search *s = mx->s;
-    int M = s->next[L], N = s->next[M];
-    int trump = s->trump;
+    const int M = s->next[L], N = s->next[M];
+    const int trump = s->trump;
+    const uint32_t hL = s->hand[L], hM = s->hand[M], hN = s->hand[N];
+    uint32_t h[3];
+    h[L] = hL;
+    h[M] = hM;
+    h[N] = hN;
     uint64_t part[4];
-    for (int suit = 0; suit < 4; suit++) part[suit] = key_part(s, suit);
-    uint64_t ctx = s->ctx << 22;
+    for (int suit = 0; suit < 4; suit++) part[suit] = key_part(h, suit);
+    const uint64_t ctx = s->ctx << 22;
     int card1[10], start2[11], card2[100], start3[101], n1 = 0, n2 = 0, nleaf = 0;
-    int leaf_card[LEAF_MAX], leaf_winner[LEAF_MAX];
+    uint8_t leaf_card[LEAF_MAX], leaf_winner[LEAF_MAX];
     uint32_t leaf_known[LEAF_MAX];
     uint64_t leaf_k0[LEAF_MAX], leaf_k1[LEAF_MAX];
-    uint32_t in_hands = s->hand[0] | s->hand[1] | s->hand[2];
-    for (uint32_t m1 = reduce_equivalent(s->hand[L], in_hands); m1; m1 &= m1 - 1) {
-        int c1 = lowest(m1), suit = SUIT(c1);
+    MEntry *leaf_bucket[LEAF_MAX];
+    const uint32_t in_hands = hL | hM | hN;
+    for (uint32_t m1 = reduce_equivalent(hL, in_hands); m1; m1 &= m1 - 1) {
+        const int c1 = lowest(m1), suit = SUIT(c1);
         card1[n1] = c1;
         start2[n1++] = n2;
-        s->hand[L] ^= 1u << c1;
-        uint32_t h1 = in_hands ^ 1u << c1;
-        for (uint32_t m2 = follow_candidates(legal_mask(s, M, suit), h1, c1, trump); m2; m2 &= m2 - 1) {
-            int c2 = lowest(m2);
+        h[L] = hL ^ 1u << c1;
+        const uint32_t h1 = in_hands ^ 1u << c1;
+        for (uint32_t m2 = follow_candidates(legal_of(hM, suit, trump), h1, c1, trump); m2; m2 &= m2 - 1) {
+            const int c2 = lowest(m2);
             int w2 = L, wc2 = c1;
             if (beats(c2, c1, trump)) { w2 = M; wc2 = c2; }
             card2[n2] = c2;
             start3[n2++] = nleaf;
-            s->hand[M] ^= 1u << c2;
-            uint32_t h2 = h1 ^ 1u << c2;
-            for (uint32_t m3 = follow_candidates(legal_mask(s, N, suit), h2, wc2, trump); m3; m3 &= m3 - 1) {
-                int c3 = lowest(m3);
-                int w = beats(c3, wc2, trump) ? N : w2;
-                if (nleaf == LEAF_MAX) {
-                    s->hand[M] ^= 1u << c2;
-                    s->hand[L] ^= 1u << c1;
-                    return maxn_trick(mx, 0, -1, L, 0, L, r);
-                }
-                s->hand[N] ^= 1u << c3;
-                uint32_t known;
+            h[M] = hM ^ 1u << c2;
+            const uint32_t h2 = h1 ^ 1u << c2;
+            for (uint32_t m3 = follow_candidates(legal_of(hN, suit, trump), h2, wc2, trump); m3; m3 &= m3 - 1) {
+                const int c3 = lowest(m3);
+                const int w = beats(c3, wc2, trump) ? N : w2;
+                if (nleaf == LEAF_MAX) return maxn_trick(mx, 0, -1, L, 0, L, r);
+                h[N] = hN ^ 1u << c3;
+                uint32_t known = 0;
                 if (r == 2) {
                     /* one card each left: no choice */
-                    int lc = lowest(s->hand[w]), ww = w, seat = w;
+                    int lc = lowest(h[w]), ww = w, seat = w;
                     for (int j = 1; j < 3; j++) {
                         seat = s->next[seat];
-                        int c = lowest(s->hand[seat]);
+                        int c = lowest(h[seat]);
                         if (beats(c, lc, trump)) { lc = c; ww = seat; }
                     }
                     known = 1u << (8 * ww);
-                } else {
-                    /* rarely settled with more cards left: not worth the test */
-                    known = r <= 4 ? maxn_settled(s, w, r - 1) : 0;
                 }
+                /* (testing for a settled position costs more here than the table probe) */
                 if (!known) {
                     uint64_t p[4] = {part[0], part[1], part[2], part[3]};
-                    p[suit] = key_part(s, suit);
-                    if (SUIT(c2) != suit) p[SUIT(c2)] = key_part(s, SUIT(c2));
-                    if (SUIT(c3) != suit) p[SUIT(c3)] = key_part(s, SUIT(c3));
-                    uint64_t k0 = p[0] | (p[1] << 20) | (p[2] << 40);
-                    uint64_t k1 = (p[3] | ((uint64_t)w << 20) | ctx) & MKEY_MASK;
+                    p[suit] = key_part(h, suit);
+                    if (SUIT(c2) != suit) p[SUIT(c2)] = key_part(h, SUIT(c2));
+                    if (SUIT(c3) != suit) p[SUIT(c3)] = key_part(h, SUIT(c3));
+                    const uint64_t k0 = p[0] | (p[1] << 20) | (p[2] << 40);
+                    const uint64_t k1 = (p[3] | ((uint64_t)w << 20) | ctx) & MKEY_MASK;
                     leaf_k0[nleaf] = k0;
                     leaf_k1[nleaf] = k1;
-                    __builtin_prefetch(maxn_bucket(mx, k0, k1));
+                    leaf_bucket[nleaf] = maxn_bucket(mx, k0, k1);
+                    __builtin_prefetch(leaf_bucket[nleaf]);
                 }
-                s->hand[N] ^= 1u << c3;
-                leaf_card[nleaf] = c3;
-                leaf_winner[nleaf] = w;
+                leaf_card[nleaf] = (uint8_t)c3;
+                leaf_winner[nleaf] = (uint8_t)w;
                 leaf_known[nleaf++] = known;
             }
-            s->hand[M] ^= 1u << c2;
         }
-        s->hand[L] ^= 1u << c1;
     }
     start2[n1] = n2;
     start3[n2] = nleaf;
-    s->nodes += 1 + (uint64_t)n1 + (uint64_t)n2;
+    s->nodes += 1 + (uint64_t)n1 + (uint64_t)n2 + (uint64_t)nleaf;
     uint32_t bestL = 0;
     for (int i = 0; i < n1; i++) {
-        int c1 = card1[i];
-        s->hand[L] ^= 1u << c1;
         uint32_t bestM = 0;
         for (int j = start2[i]; j < start2[i + 1]; j++) {
-            int c2 = card2[j];
-            s->hand[M] ^= 1u << c2;
             uint32_t bestN = 0;
             for (int k = start3[j]; k < start3[j + 1]; k++) {
                 uint32_t v = leaf_known[k];
+                if (!v) v = maxn_probe(mx, leaf_bucket[k], leaf_k0[k], leaf_k1[k]);
                 if (!v) {
-                    s->hand[N] ^= 1u << leaf_card[k];
-                    v = maxn_keyed(mx, leaf_winner[k], r - 1, leaf_k0[k], leaf_k1[k]);
-                    s->hand[N] ^= 1u << leaf_card[k];
-                } else {
-                    s->nodes++;
+                    /* the hands after this trick, for a search below */
+                    s->hand[L] = hL ^ 1u << card1[i];
+                    s->hand[M] = hM ^ 1u << card2[j];
+                    s->hand[N] = hN ^ 1u << leaf_card[k];
+                    v = maxn_search_store(mx, leaf_winner[k], r - 1, leaf_k0[k], leaf_k1[k]);
                 }
                 v += 1u << (8 * leaf_winner[k]);
                 if (k == start3[j] || maxn_better(s, N, v, bestN)) bestN = v;
                 if (OWN(bestN, N) == r) break; /* every trick left: nothing is better */
             }
-            s->hand[M] ^= 1u << c2;
             if (j == start2[i] || maxn_better(s, M, bestN, bestM)) bestM = bestN;
             if (OWN(bestM, M) == r) break;
         }
-        s->hand[L] ^= 1u << c1;
         if (i == 0 || maxn_better(s, L, bestM, bestL)) bestL = bestM;
         if (OWN(bestL, L) == r) break;
     }
+    s->hand[L] = hL;
+    s->hand[M] = hM;
+    s->hand[N] = hN;
     return bestL;
 }
 
@@ -686,8 +706,10 @@ static uint32_t maxn_trick(Maxn *mx, int ntrick, int lead_suit, int win_seat, in
         uint32_t v;
         s->hand[seat] ^= 1u << c;
         if (r < 3) v = maxn_boundary(mx, winner[i], r - 1);
-        else if (known[i]) { v = known[i]; s->nodes++; }
-        else v = maxn_keyed(mx, winner[i], r - 1, keys0[i], keys1[i]);
+        else {
+            v = known[i] ? known[i] : maxn_keyed(mx, winner[i], r - 1, keys0[i], keys1[i]);
+            s->nodes++;
+        }
         s->hand[seat] ^= 1u << c;
         v += 1u << (8 * winner[i]);
         if (!have || maxn_better(s, seat, v, best)) { best = v; have = 1; }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass
 
 from paston.cards import ALL_CARDS, Card
@@ -45,6 +46,12 @@ class MaxnSolution:
     nodes: int
 
 
+def _table_memory(size: int) -> mmap.mmap:
+    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    memory.madvise(mmap.MADV_HUGEPAGE)
+    return memory
+
+
 class Solver:
     """A double-dummy solver with its own transposition tables.
 
@@ -62,7 +69,7 @@ class Solver:
         # the max^n table starts at a 64-byte boundary (one bucket per cache line): its
         # buffer has 64 bytes to spare so that alignment never halves it
         self._tt = bytearray(total // 2 - 64)
-        self._maxn_tt = bytearray(total - len(self._tt))
+        self._maxn_tt = _table_memory(total - len(self._tt))
         self.memory_bytes = total
 
     def _args(self, pos: Position) -> tuple[object, ...]:
