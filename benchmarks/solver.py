@@ -1,6 +1,6 @@
 """Double-dummy solver speed on random full deals (one thread).
 
-    python benchmarks/solver.py [--deals 10000] [--maxn-deals 500] [--reference-deals 20] [--seed 1]
+    python benchmarks/solver.py [--deals 10000] [--maxn-deals 10000] [--reference-deals 20] [--seed 1]
 
 For each mode it prints mean, median, p99 and max time per solve and the mean
 number of positions searched:
@@ -74,7 +74,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--deals", type=int, default=10_000)
-    parser.add_argument("--maxn-deals", type=int, default=500)
+    parser.add_argument("--maxn-deals", type=int, default=10000)
     parser.add_argument("--reference-deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory-mb", type=float, default=32)

@@ -12,7 +12,11 @@
  *     remaining card between them, are searched once);
  *   - quick bounds (tricks left, sure winners of the leader in the trump suit);
  *   - move ordering (cheapest winning card, low cards when partner wins, TT hint).
- * A max^n search with the real scores of R7 shares the move generation.
+ * The max^n search with the real scores of R7 (three active seats) shares the key and
+ * the move generation and has its own table: it lays out each trick whole (every
+ * sequence of candidate cards, the table lines of the positions they lead to
+ * prefetched together) and then lets the seats choose over it; no pruning, so every
+ * stored vector is exact.
  *
  * Thread safety: every call holds the GIL for its whole search, so calls never run
  * at the same time; each Solver owns its own table memory.
@@ -516,7 +520,9 @@ static inline uint64_t key_part(const uint32_t h[3], int suit) {
     return (uint64_t)row[m1] | ((uint64_t)row[m2] << 8) | ((uint64_t)POPC8[all] << 16);
 }
 
+#ifndef LEAF_MAX
 #define LEAF_MAX 256
+#endif
 
 /* The legal cards of a hand following to a trick led in lead_suit. */
 static inline uint32_t legal_of(uint32_t hand, int lead_suit, int trump) {

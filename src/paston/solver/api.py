@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 from dataclasses import dataclass
 
@@ -46,9 +47,26 @@ class MaxnSolution:
     nodes: int
 
 
-def _table_memory(size: int) -> mmap.mmap:
-    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    memory.madvise(mmap.MADV_HUGEPAGE)
+def _table_memory(size: int) -> mmap.mmap | bytearray:
+    """Zeroed memory for a table. Where the system offers it, a private anonymous mapping
+    advised onto huge pages: the table's probes land at random across it, and with small
+    pages most of them would also miss the address-translation cache. Elsewhere, a
+    bytearray.
+
+    >>> len(_table_memory(4096))
+    4096
+    """
+    flags = getattr(mmap, "MAP_PRIVATE", None), getattr(mmap, "MAP_ANONYMOUS", None)
+    if flags[0] is None or flags[1] is None:
+        return bytearray(size)
+    try:
+        memory = mmap.mmap(-1, size, flags=flags[0] | flags[1])
+    except (OSError, ValueError):
+        return bytearray(size)
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    if advice is not None:
+        with contextlib.suppress(OSError):  # huge pages not offered: ordinary pages
+            memory.madvise(advice)
     return memory
 
 

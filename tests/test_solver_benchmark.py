@@ -1,0 +1,27 @@
+"""The solver benchmark runs end to end (tiny sample) and prints every figure it reports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_solver_benchmark_prints_every_figure() -> None:
+    args = ["--deals", "5", "--maxn-deals", "3", "--reference-deals", "2", "--seed", "4"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "solver.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for name in ("three-hand", "two-hand", "makes-6", "max^n (three-hand)", "reference, 6 cards"):
+        row = next((line for line in lines if line.startswith(name)), None)
+        assert row is not None, f"no {name!r} row in:\n{done.stdout}"
+        assert "mean" in row and "median" in row and "p99" in row and "max" in row
+    assert "n=     3" in next(line for line in lines if line.startswith("max^n"))
