@@ -520,9 +520,10 @@ static inline uint64_t key_part(const uint32_t h[3], int suit) {
     return (uint64_t)row[m1] | ((uint64_t)row[m2] << 8) | ((uint64_t)POPC8[all] << 16);
 }
 
-#ifndef LEAF_MAX
 #define LEAF_MAX 256
-#endif
+/* How many sequences a layout may hold (LEAF_MAX; lowered only by tests, through
+   _layout_limit, to search every trick card by card). */
+static int layout_limit = LEAF_MAX;
 
 /* The legal cards of a hand following to a trick led in lead_suit. */
 static inline uint32_t legal_of(uint32_t hand, int lead_suit, int trump) {
@@ -573,7 +574,7 @@ static uint32_t maxn_expand(Maxn *mx, int L, int r) {
             for (uint32_t m3 = follow_candidates(legal_of(hN, suit, trump), h2, wc2, trump); m3; m3 &= m3 - 1) {
                 const int c3 = lowest(m3);
                 const int w = beats(c3, wc2, trump) ? N : w2;
-                if (nleaf == LEAF_MAX) return maxn_trick(mx, 0, -1, L, 0, L, r);
+                if (nleaf == layout_limit) return maxn_trick(mx, 0, -1, L, 0, L, r);
                 h[N] = hN ^ 1u << c3;
                 uint32_t known = 0;
                 if (r == 2) {
@@ -975,6 +976,18 @@ static PyObject *py_maxn(PyObject *self, PyObject *args) {
     return res;
 }
 
+static PyObject *py_layout_limit(PyObject *self, PyObject *args) {
+    int limit;
+    if (!PyArg_ParseTuple(args, "i", &limit)) return NULL;
+    if (limit < 0 || limit > LEAF_MAX) {
+        PyErr_Format(PyExc_ValueError, "layout limit must be between 0 and %d", LEAF_MAX);
+        return NULL;
+    }
+    int previous = layout_limit;
+    layout_limit = limit;
+    return PyLong_FromLong(previous);
+}
+
 static PyObject *py_entry_size(PyObject *self, PyObject *noargs) {
     return Py_BuildValue("nn", (Py_ssize_t)sizeof(Entry), (Py_ssize_t)sizeof(MEntry));
 }
@@ -984,6 +997,8 @@ static PyMethodDef methods[] = {
     {"reaches", py_reaches, METH_VARARGS, "Whether the declarer takes at least N future tricks."},
     {"card_values", py_card_values, METH_VARARGS, "Future declarer tricks after each legal card."},
     {"maxn", py_maxn, METH_VARARGS, "max^n final tricks with the scores of R7."},
+    {"_layout_limit", py_layout_limit, METH_VARARGS,
+     "Set how many card sequences a max^n trick layout holds (for tests); returns the previous limit."},
     {"entry_sizes", py_entry_size, METH_NOARGS, "Bytes of one table entry (tricks, max^n)."},
     {NULL, NULL, 0, NULL},
 };
