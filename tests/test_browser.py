@@ -598,7 +598,11 @@ def test_replay_viewer_of_a_finished_game_and_of_an_opened_record(
     page.wait_for_function(
         "b => document.querySelector('[data-testid=next-move]').innerText !== b", arg=before
     )
-    # the lobby links to it, and a record file can be opened
+    # the lobby lists it among the finished games, with its record and replay
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(f"#lobby-lists a[href='/replay/{table_id}']")
+    assert page.locator(f"#lobby-lists a[href='/api/tables/{table_id}/record']").count() == 1
+    # a record file can be opened
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     page.goto(f"{server.url}/replay")

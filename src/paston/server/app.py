@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlparse
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -33,7 +33,7 @@ from paston.errors import RecordError
 from paston.record import loads as record_loads
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.replay import replay_steps
-from paston.server.tables import Connection, TableError, TableManager
+from paston.server.tables import KEEP_FINISHED, Connection, TableError, TableManager
 
 MAX_MESSAGE_BYTES = 4096
 MAX_RECORD_BYTES = 2_000_000
@@ -105,11 +105,14 @@ def _http_error(err: TableError) -> JSONResponse:
     return JSONResponse({"error": {"code": err.code, "message": str(err)}}, status_code=status)
 
 
-def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> FastAPI:
-    """The web application over a database (default: SQLite in the user's data folder)."""
+def create_app(
+    database_url: str | None = None, *, bot_delay: float = 0.6, keep_finished: int = KEEP_FINISHED
+) -> FastAPI:
+    """The web application over a database (default: SQLite in the user's data folder).
+    At most ``keep_finished`` finished games stay in memory; the database keeps all."""
     url = database_url or default_database_url()
     engine = make_engine(url)
-    manager = TableManager(session_factory(engine), bot_delay=bot_delay)
+    manager = TableManager(session_factory(engine), bot_delay=bot_delay, keep_finished=keep_finished)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -191,8 +194,8 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         return JSONResponse(replay_steps(match))
 
     @app.get("/api/games")
-    async def finished_games() -> list[dict[str, Any]]:
-        return [t.summary() for t in manager.tables.values() if t.finished]
+    async def finished_games(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+        return manager.finished_summaries(limit)
 
     @app.get("/api/tables/{table_id}/record")
     async def game_record(table_id: str) -> dict[str, Any]:
@@ -212,6 +215,8 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
             hello = _MESSAGE.validate_json(raw[:MAX_MESSAGE_BYTES])
             if not isinstance(hello, Hello):
                 raise TableError("hello-first", "the first message must be hello")
+            # again: a finished game may have left memory while the hello was awaited
+            table = manager.get(table_id)
             seat = manager.seat_of(table, hello.token)
         except (TimeoutError, TableError, ValidationError, WebSocketDisconnect) as err:
             if isinstance(err, WebSocketDisconnect):

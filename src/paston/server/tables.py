@@ -16,11 +16,12 @@ import json
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from paston.actions import Action
@@ -77,6 +78,49 @@ class Seat:
     @property
     def taken(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
+
+
+def seat_names_of(seats: list[Seat]) -> list[str]:
+    """Display names: a bot's name and seat number, a person's name or "Seat N"."""
+    return [f"{s.bot} ({i})" if s.kind == "bot" else (s.name or f"Seat {i}") for i, s in enumerate(seats)]
+
+
+def table_summary(
+    table_id: str,
+    name: str,
+    rules: dict[str, Any],
+    seats: list[Seat],
+    *,
+    finished: bool,
+    version: int,
+    takeover_seconds: float | None,
+    rematch: str | None,
+    online: Callable[[int], bool],
+    standing_in: Callable[[int], bool],
+) -> dict[str, Any]:
+    """Public facts about a table (lobby, headers), live or only stored."""
+    names = seat_names_of(seats)
+    return {
+        "id": table_id,
+        "name": name,
+        "rules": dict(rules),
+        "finished": finished,
+        "version": version,
+        "takeover_seconds": takeover_seconds,
+        "rematch": rematch,
+        "seats": [
+            {
+                "seat": i,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": names[i],
+                "taken": s.taken,
+                "online": s.kind == "bot" or online(i),
+                "standin": s.kind == "human" and s.taken and standing_in(i),
+            }
+            for i, s in enumerate(seats)
+        ],
+    }
 
 
 #: Messages a connection may have waiting to be sent before it is dropped as too slow.
@@ -162,13 +206,7 @@ class Table:
         self._rules_dict = self.rules.to_dict()
 
     def seat_names(self) -> list[str]:
-        out = []
-        for i, s in enumerate(self.seats):
-            if s.kind == "bot":
-                out.append(f"{s.bot} ({i})")
-            else:
-                out.append(s.name or f"Seat {i}")
-        return out
+        return seat_names_of(self.seats)
 
     def online(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -201,28 +239,18 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the table (lobby, headers)."""
-        names = self.seat_names()
-        return {
-            "id": self.id,
-            "name": self.name,
-            "rules": dict(self._rules_dict),
-            "finished": self.finished,
-            "version": self.version,
-            "takeover_seconds": self.takeover_seconds,
-            "rematch": self.rematch,
-            "seats": [
-                {
-                    "seat": i,
-                    "kind": s.kind,
-                    "bot": s.bot,
-                    "name": names[i],
-                    "taken": s.taken,
-                    "online": s.kind == "bot" or self.online(i),
-                    "standin": s.kind == "human" and s.taken and self.standing_in(i),
-                }
-                for i, s in enumerate(self.seats)
-            ],
-        }
+        return table_summary(
+            self.id,
+            self.name,
+            self._rules_dict,
+            self.seats,
+            finished=self.finished,
+            version=self.version,
+            takeover_seconds=self.takeover_seconds,
+            rematch=self.rematch,
+            online=self.online,
+            standing_in=self.standing_in,
+        )
 
     def sheet(self) -> list[dict[str, Any]]:
         """Deal-by-deal scores and running totals, with the resets of R8.2 marked."""
@@ -354,21 +382,57 @@ class Table:
         return out
 
 
-class TableManager:
-    """All live tables of a server, backed by the database."""
+#: Finished games kept in memory (least recently used go first; the database keeps all).
+KEEP_FINISHED = 64
 
-    def __init__(self, sessions: sessionmaker[Session], *, bot_delay: float = 0.6) -> None:
+
+class TableManager:
+    """The tables of a server, backed by the database. Every unfinished table is in
+    memory; finished games are loaded when asked for and at most ``keep_finished`` of
+    them stay (the least recently used without a connection are dropped first)."""
+
+    def __init__(
+        self, sessions: sessionmaker[Session], *, bot_delay: float = 0.6, keep_finished: int = KEEP_FINISHED
+    ) -> None:
         self.sessions = sessions
         self.log = ActionLog(sessions.kw["bind"])
         self.bot_delay = bot_delay
+        self.keep_finished = keep_finished
         self.tables: dict[str, Table] = {}
+        self._finished: OrderedDict[str, None] = OrderedDict()  # in memory, least recently used first
 
     # --- loading --------------------------------------------------------------------------
     def load_all(self) -> None:
-        """Rebuild every table from the action log."""
+        """Rebuild every unfinished table from the action log (finished games are loaded
+        when asked for)."""
         with self.sessions() as session:
-            for row in session.scalars(select(TableRow)):
-                self.tables[row.id] = self._rebuild(session, row)
+            for row in session.scalars(select(TableRow).where(TableRow.finished.is_(None))).all():
+                self._resident(self._rebuild(session, row))
+
+    def _resident(self, table: Table) -> Table:
+        self.tables[table.id] = table
+        if table.finished:
+            self._keep(table)
+        return table
+
+    def _keep(self, table: Table) -> None:
+        """A finished game in memory: most recently used now; drop the oldest beyond the
+        limit."""
+        self._finished[table.id] = None
+        self._finished.move_to_end(table.id)
+        self._trim()
+
+    def _trim(self) -> None:
+        excess = len(self._finished) - self.keep_finished
+        for table_id in list(self._finished):
+            if excess <= 0:
+                break
+            table = self.tables[table_id]
+            if table.connections or (table.bot_task is not None and not table.bot_task.done()):
+                continue  # still watched: stays until its last connection closes
+            del self._finished[table_id]
+            del self.tables[table_id]
+            excess -= 1
 
     def _rebuild(self, session: Session, row: TableRow) -> Table:
         rules = Rules.from_dict(row.rules)
@@ -397,9 +461,12 @@ class TableManager:
                 match.apply(Action.parse(a.action), a.seat)
                 table.version += 1
         self._deal_on(session, table)  # a deal the server had no time to deal before stopping
-        session.commit()
         table.finished = match.is_over
-        self._make_bots(table)
+        if table.finished and row.finished is None:  # stopped before marking it
+            row.finished = now()
+        session.commit()
+        if not table.finished:
+            self._make_bots(table)
         return table
 
     def _make_bots(self, table: Table) -> None:
@@ -470,10 +537,65 @@ class TableManager:
         return table
 
     def get(self, table_id: str) -> Table:
+        """A table by id: in memory, or a finished game loaded from the database."""
         table = self.tables.get(table_id)
-        if table is None:
-            raise TableError("no-table", f"there is no table {table_id!r}")
-        return table
+        if table is not None:
+            if table.finished:
+                self._finished.move_to_end(table_id)
+            return table
+        with self.sessions() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                raise TableError("no-table", f"there is no table {table_id!r}")
+            return self._resident(self._rebuild(session, row))
+
+    def finished_summaries(self, limit: int) -> list[dict[str, Any]]:
+        """The summaries of the ``limit`` most recently finished games, newest first,
+        from memory or straight from the stored rows (no replay)."""
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(TableRow)
+                .where(TableRow.finished.is_not(None))
+                .order_by(TableRow.finished.desc(), TableRow.id)
+                .limit(limit)
+            ).all()
+            stored = [r.id for r in rows if r.id not in self.tables]
+            seat_rows: dict[str, list[SeatRow]] = {}
+            versions: dict[str, int] = {}
+            if stored:
+                for seat_row in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(stored))):
+                    seat_rows.setdefault(seat_row.table_id, []).append(seat_row)
+                counted = session.execute(
+                    select(ActionRow.table_id, func.count())
+                    .where(ActionRow.table_id.in_(stored))
+                    .group_by(ActionRow.table_id)
+                )
+                versions = {table_id: int(n) for table_id, n in counted}
+        out = []
+        for row in rows:
+            table = self.tables.get(row.id)
+            if table is not None:
+                out.append(table.summary())
+                continue
+            seats = [
+                Seat(s.kind, s.bot, s.name, s.token_hash)
+                for s in sorted(seat_rows.get(row.id, []), key=lambda s: s.seat)
+            ]
+            out.append(
+                table_summary(
+                    row.id,
+                    row.name,
+                    Rules.from_dict(row.rules).to_dict(),
+                    seats,
+                    finished=True,
+                    version=versions.get(row.id, 0),
+                    takeover_seconds=_takeover(row.settings),
+                    rematch=_rematch(row.settings),
+                    online=lambda seat: False,
+                    standing_in=lambda seat: False,
+                )
+            )
+        return out
 
     def take_seat(self, table_id: str, seat: int, name: str) -> str:
         """Give a free human seat to a person; returns the seat token (shown once)."""
@@ -589,6 +711,7 @@ class TableManager:
         if seat is not None and not table.online(seat):
             table.offline_since[seat] = time.monotonic()
         self.schedule_bots(table)
+        self._trim()
 
     async def _bot_turn(self, table: Table) -> None:
         while True:
@@ -646,6 +769,8 @@ class TableManager:
                     row = session.get(TableRow, table.id)
                     if row is not None:
                         row.finished = now()
+            if table.finished:
+                self._keep(table)
 
     def rematch(self, table_id: str, token: str | None) -> tuple[Table, str | None]:
         """A new table with the same rules and seats once a game is over (people's seats
@@ -655,7 +780,8 @@ class TableManager:
         if not old.finished:
             raise TableError("game-not-over", "a rematch can start when the game is over")
         seat = self.seat_of(old, token)
-        if old.rematch is None or old.rematch not in self.tables:
+        new = self._find(old.rematch) if old.rematch is not None else None
+        if new is None:
             specs: list[dict[str, Any]] = [
                 {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
             ]
@@ -665,11 +791,16 @@ class TableManager:
                 row = session.get(TableRow, old.id)
                 if row is not None:
                     row.settings = {**(row.settings or {}), "rematch": new.id}
-        new = self.tables[old.rematch]
         new_token = None
         if seat is not None and not new.seats[seat].taken:
             new_token = self.take_seat(new.id, seat, old.seats[seat].name or f"Seat {seat}")
         return new, new_token
+
+    def _find(self, table_id: str) -> Table | None:
+        try:
+            return self.get(table_id)
+        except TableError:
+            return None
 
     def record(self, table_id: str) -> dict[str, Any]:
         """The ``paston/1`` record, only once the game is over (it holds every hand)."""

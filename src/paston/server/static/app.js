@@ -296,7 +296,7 @@ function lobbyLists() {
     el("p", {}, el("a", { href: "/replay" }, t("openRecordFile"))),
     lobbyGames.length ? [
       el("h2", {}, t("finishedGames")),
-      el("ul", { class: "table-list" }, lobbyGames.slice(-20).reverse().map((tb) => el("li", {},
+      el("ul", { class: "table-list" }, lobbyGames.map((tb) => el("li", {},
         el("a", { href: `/t/${tb.id}` }, tb.name),
         el("span", { class: "muted" }, " · "),
         el("a", { href: `/api/tables/${tb.id}/record`, download: `paston-${tb.id}.json` }, t("record")),
@@ -308,7 +308,7 @@ function lobbyLists() {
 
 async function refreshLobbyLists() {
   try {
-    [lobbyTables, lobbyGames] = await Promise.all([api("/api/tables"), api("/api/games")]);
+    [lobbyTables, lobbyGames] = await Promise.all([api("/api/tables"), api("/api/games?limit=20")]);
     const box = document.getElementById("lobby-lists");
     if (box) box.replaceChildren(...lobbyLists().flat().filter(Boolean));
   } catch (err) {
