@@ -10,6 +10,7 @@ live tables said.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -135,3 +136,24 @@ def test_rematch_of_a_dropped_game_finds_the_same_new_table(client: TestClient) 
         play_to_the_end(client)
     assert table not in manager.tables
     assert client.post(f"/api/tables/{table}/rematch", json={}).json()["id"] == first
+
+
+def test_history_benchmark_runs_and_prints_its_figures(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    args = ["--games", "3", "--open", "2", "--target", "10", "--database-url", url]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "server_history.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert re.search(r"restart: \d+ unfinished tables loaded in \d+ ms, [\d.]+ MB held", out), out
+    assert "every table rebuilt instead (3 finished + 2 open)" in out, out
+    assert "finished-games list (3 newest)" in out and "loaded on demand: median" in out, out
