@@ -157,3 +157,90 @@ def test_history_benchmark_runs_and_prints_its_figures(tmp_path: Path) -> None:
     assert re.search(r"restart: \d+ unfinished tables loaded in \d+ ms, [\d.]+ MB held", out), out
     assert "every table rebuilt instead (3 finished + 2 open)" in out, out
     assert "finished-games list (3 newest)" in out and "loaded on demand: median" in out, out
+
+
+def test_a_connection_never_joins_a_game_that_left_memory(tmp_path: Path) -> None:
+    # A game ends while a connection waits for the table's lock; other traffic trims the
+    # finished games meanwhile (here a task trimming at every turn of the loop, with no
+    # finished game allowed to stay). The waiting connection must still join the table
+    # the manager holds, never a dropped copy.
+    import asyncio
+
+    from paston.server.db import make_engine, migrate, session_factory
+    from paston.server.tables import Connection
+
+    async def scenario() -> None:
+        engine = make_engine(f"sqlite:///{tmp_path / 'race.db'}")
+        migrate(engine)
+        manager = TableManager(session_factory(engine), bot_delay=0.0, keep_finished=0)
+        save = manager.log.append_durably
+
+        async def slow_save(row: dict[str, Any]) -> None:  # moves take a while to save
+            await asyncio.sleep(0.002)
+            await save(row)
+
+        manager.log.append_durably = slow_save  # type: ignore[method-assign]
+        table = manager.create("race", {"target": 10}, BOTS)
+        manager.schedule_bots(table)
+        stop = False
+
+        async def other_traffic() -> None:
+            while not stop:
+                manager._trim()
+                await asyncio.sleep(0)
+
+        async def ignore(text: str) -> None:
+            return None
+
+        trimmer = asyncio.create_task(other_traffic())
+        joins = 0
+        try:
+            while True:
+                current = manager.get(table.id)
+                conn = Connection(send=ignore, seat=None)
+                await manager.join(current, conn)
+                joins += 1
+                assert manager.tables.get(table.id) is current, f"joined a dropped table (join {joins})"
+                current.connections.remove(conn)
+                conn.close()
+                if current.finished and (current.bot_task is None or current.bot_task.done()):
+                    break
+                await asyncio.sleep(0)
+        finally:
+            stop = True
+            await trimmer
+            manager.log.close()
+            engine.dispose()
+        assert joins > 10
+
+    asyncio.run(scenario())
+
+
+def test_a_stored_summary_equals_the_live_one_with_a_takeover_setting(client: TestClient) -> None:
+    # A finished game has no stand-ins, whatever its takeover setting and however long
+    # its people have been away, so its live and stored summaries agree.
+    manager = manager_of(client)
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    body = {"name": "Away", "rules": {"target": 10}, "seats": seats, "takeover_seconds": 1}
+    table = str(client.post("/api/tables", json=body).json()["id"])
+    token = client.post(f"/api/tables/{table}/seats/0", json={"name": "Ana"}).json()["token"]
+    rng = random.Random(6)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        while True:
+            message = ws.receive_json()
+            if message.get("type") != "state":
+                continue
+            if message["winners"]:
+                break
+            if message["view"]["to_move"] == 0:
+                action = rng.choice(message["view"]["legal"])
+                ws.send_json({"type": "act", "action": action, "version": message["version"]})
+    manager.tables[table].offline_since[0] = 0.0  # away for ages
+    live = client.get(f"/api/tables/{table}").json()
+    assert live["seats"][0]["standin"] is False
+    for _ in range(2):
+        play_to_the_end(client)
+    assert table not in manager.tables
+    stored = next(g for g in client.get("/api/games").json() if g["id"] == table)
+    assert stored == live

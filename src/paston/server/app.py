@@ -228,9 +228,7 @@ def create_app(
         conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
         conn.hangup = lambda: websocket.close(code=1013)  # try again later
         conn.start()
-        async with table.lock:  # after any move being saved: a stand-in's, say
-            table.connections.append(conn)
-            manager.broadcast(table)
+        await manager.join(table, conn)
 
         def reply(message: dict[str, Any]) -> None:
             conn.push(json.dumps(message, separators=(",", ":")))

@@ -200,6 +200,7 @@ class Table:
     offline_since: dict[int, float] = field(default_factory=dict)
     standins: dict[int, Player] = field(default_factory=dict)
     rematch: str | None = None
+    joining: int = 0  # connections waiting for the lock to join: the table stays in memory
     _rules_dict: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -221,7 +222,8 @@ class Table:
         """Whether a bot now plays for this person's seat (the table's takeover setting)."""
         s = self.seats[seat]
         return (
-            self.takeover_seconds is not None
+            not self.finished
+            and self.takeover_seconds is not None
             and s.kind == "human"
             and s.taken
             and self.offline_for(seat) >= self.takeover_seconds
@@ -428,7 +430,12 @@ class TableManager:
             if excess <= 0:
                 break
             table = self.tables[table_id]
-            if table.connections or (table.bot_task is not None and not table.bot_task.done()):
+            busy = (
+                table.connections
+                or table.joining
+                or (table.bot_task is not None and not table.bot_task.done())
+            )
+            if busy:
                 continue  # still watched: stays until its last connection closes
             del self._finished[table_id]
             del self.tables[table_id]
@@ -556,7 +563,7 @@ class TableManager:
             rows = session.scalars(
                 select(TableRow)
                 .where(TableRow.finished.is_not(None))
-                .order_by(TableRow.finished.desc(), TableRow.id)
+                .order_by(TableRow.finished.desc(), TableRow.created.desc(), TableRow.id)
                 .limit(limit)
             ).all()
             stored = [r.id for r in rows if r.id not in self.tables]
@@ -705,6 +712,17 @@ class TableManager:
         table.bot_task = None
         self.schedule_bots(table)
 
+    async def join(self, table: Table, conn: Connection) -> None:
+        """Add a connection to a table once any move being saved is done (a stand-in's,
+        say), and send everyone the news. A finished game stays in memory meanwhile."""
+        table.joining += 1
+        try:
+            async with table.lock:
+                table.connections.append(conn)
+                self.broadcast(table)
+        finally:
+            table.joining -= 1
+
     def seat_left(self, table: Table, seat: int | None) -> None:
         """A connection closed: note when a person went offline, and let a stand-in act
         when it is due."""
@@ -761,15 +779,16 @@ class TableManager:
             ) from err
         table.match.apply(action, seat)
         table.version += 1
-        if table.match.needs_deck or (table.match.is_over and not table.finished):
+        ended = table.match.is_over and not table.finished
+        if table.match.needs_deck or ended:
             with self.sessions() as session, session.begin():
                 self._deal_on(session, table)
-                if table.match.is_over and not table.finished:
-                    table.finished = True
+                if ended:
                     row = session.get(TableRow, table.id)
                     if row is not None:
                         row.finished = now()
-            if table.finished:
+            if ended:  # marked in memory once the row says so
+                table.finished = True
                 self._keep(table)
 
     def rematch(self, table_id: str, token: str | None) -> tuple[Table, str | None]:
