@@ -238,3 +238,24 @@ def test_does_not_throw_away_a_sure_winner(name: str) -> None:
     play_cards(deal, "7H KC AC")
     assert deal.result is not None and deal.result.tricks[0] == 6
     assert Card.parse("AC") in deal.view(0).played
+
+
+def test_pimc_values_a_defenders_cards_by_maxn_from_the_first_trick() -> None:
+    # As one of two defenders, pimc scores each card with max^n and the exact scores of
+    # R7 (defenders are paid on their own tricks) in every world, from the first trick
+    # on; the declarer-only trick count is not used for that decision.
+    from unittest import mock
+
+    from paston.bots.pimc import PimcPlayer
+
+    deal = follow_deal()
+    play_cards(deal, "AD")  # the declarer leads; seat 1, a defender with 10 cards, follows
+    assert deal.to_move == 1 and len(deal.defenders) == 2
+    bot = PimcPlayer(seed=1, level=1)
+    with (
+        mock.patch.object(bot.solver, "maxn", wraps=bot.solver.maxn) as maxn,
+        mock.patch.object(bot.solver, "solve", wraps=bot.solver.solve) as solve,
+    ):
+        action = bot.choose(deal.view(1))
+    assert action in deal.legal_actions()
+    assert maxn.call_count >= 2 and solve.call_count == 0

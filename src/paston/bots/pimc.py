@@ -55,16 +55,6 @@ LEVELS: dict[int, Level] = {
 }
 DEFAULT_LEVEL = 3
 T = TypeVar("T")
-EXACT_SCORES_CARDS = 4  # from this many cards each, defenders value cards by max^n scores
-
-
-def _interpolated_defender_score(contract: Contract, tricks: float, lone: bool, rules: Rules) -> float:
-    t = max(0.0, min(10.0, tricks))
-    lo = int(t)
-    hi = min(10, lo + 1)
-    a = defender_score(contract, lo, lone=lone, rules=rules)
-    b = defender_score(contract, hi, lone=lone, rules=rules)
-    return a + (b - a) * (t - lo)
 
 
 class PimcPlayer:
@@ -151,8 +141,9 @@ class PimcPlayer:
         lone = len(view.defenders) == 1
         trick = tuple(c.index for _, c in view.current_trick)
         leader = view.current_trick[0][0] if view.current_trick else me
-        cards_left = view.hand.mask.bit_count() + (1 if trick else 0)
-        exact = not lone and me != declarer and cards_left <= EXACT_SCORES_CARDS
+        # one of two defenders: each card is valued by max^n with the exact scores of R7
+        # (the defenders are paid on their own tricks, so they are not true partners)
+        exact = not lone and me != declarer
         value = {c: 0.0 for c in legal}
         tie = {c: 0.0 for c in legal}
         for world in self._timed(self._worlds(view, self.settings.play)):
@@ -178,15 +169,8 @@ class PimcPlayer:
                 if me == declarer:
                     value[c] += declarer_score(contract, d_tricks >= 6)
                     tie[c] += d_tricks
-                elif lone:
+                else:  # the lone defender
                     value[c] += defender_score(contract, 10 - d_tricks, lone=True, rules=rules)
-                    tie[c] -= d_tricks
-                else:
-                    taken = view.tricks
-                    future = 10 - d_tricks - sum(taken[s] for s in view.defenders)
-                    mine = taken[me] + future / 2
-                    value[c] += _interpolated_defender_score(contract, mine, False, rules)
-                    value[c] += 2.0 * (-1 if d_tricks >= 6 else 1)  # the side's aim: defeat the contract
                     tie[c] -= d_tricks
         best = max(legal, key=lambda c: (value[c], tie[c], -c.index))
         return Action.play(best)
