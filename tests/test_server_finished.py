@@ -57,6 +57,21 @@ def play_to_the_end(client: TestClient, seats: list[dict[str, Any]] = BOTS) -> s
     return table
 
 
+def play_seat_zero_to_the_end(client: TestClient, table: str, token: str, rng: random.Random) -> None:
+    """Seat 0's person plays random legal cards (the bots play the rest) until the game is over."""
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        while True:
+            message = ws.receive_json()
+            if message.get("type") != "state":
+                continue
+            if message["winners"]:
+                break
+            if message["view"]["to_move"] == 0:
+                action = rng.choice(message["view"]["legal"])
+                ws.send_json({"type": "act", "action": action, "version": message["version"]})
+
+
 def test_finished_games_beyond_the_limit_leave_memory_and_come_back(client: TestClient) -> None:
     manager = manager_of(client)
     games = [play_to_the_end(client) for _ in range(4)]
@@ -119,18 +134,7 @@ def test_rematch_of_a_dropped_game_finds_the_same_new_table(client: TestClient) 
     res = client.post("/api/tables", json={"name": "Re", "rules": {"target": 10}, "seats": seats})
     table = str(res.json()["id"])
     token = client.post(f"/api/tables/{table}/seats/0", json={"name": "Ana"}).json()["token"]
-    rng = random.Random(4)
-    with client.websocket_connect(f"/ws/tables/{table}") as ws:
-        ws.send_json({"type": "hello", "token": token})
-        while True:
-            message = ws.receive_json()
-            if message.get("type") != "state":
-                continue
-            if message["winners"]:
-                break
-            if message["view"]["to_move"] == 0:
-                action = rng.choice(message["view"]["legal"])
-                ws.send_json({"type": "act", "action": action, "version": message["version"]})
+    play_seat_zero_to_the_end(client, table, token, random.Random(4))
     first = client.post(f"/api/tables/{table}/rematch", json={}).json()["id"]
     for _ in range(3):
         play_to_the_end(client)
@@ -224,18 +228,7 @@ def test_a_stored_summary_equals_the_live_one_with_a_takeover_setting(client: Te
     body = {"name": "Away", "rules": {"target": 10}, "seats": seats, "takeover_seconds": 1}
     table = str(client.post("/api/tables", json=body).json()["id"])
     token = client.post(f"/api/tables/{table}/seats/0", json={"name": "Ana"}).json()["token"]
-    rng = random.Random(6)
-    with client.websocket_connect(f"/ws/tables/{table}") as ws:
-        ws.send_json({"type": "hello", "token": token})
-        while True:
-            message = ws.receive_json()
-            if message.get("type") != "state":
-                continue
-            if message["winners"]:
-                break
-            if message["view"]["to_move"] == 0:
-                action = rng.choice(message["view"]["legal"])
-                ws.send_json({"type": "act", "action": action, "version": message["version"]})
+    play_seat_zero_to_the_end(client, table, token, random.Random(6))
     manager.tables[table].offline_since[0] = 0.0  # away for ages
     live = client.get(f"/api/tables/{table}").json()
     assert live["seats"][0]["standin"] is False

@@ -134,15 +134,16 @@ static void store(Search *s, uint64_t k0, uint64_t k1, int lo, int hi, int best,
 }
 
 /* --- moves ------------------------------------------------------------------------------ */
+/* The legal cards of a hand following to a trick led in lead_suit. */
+static inline uint32_t legal_of(uint32_t hand, int lead_suit, int trump) {
+    uint32_t f = hand & SUIT_MASK[lead_suit];
+    if (f) return f;
+    f = hand & SUIT_MASK[trump];
+    return f ? f : hand;
+}
+
 static uint32_t legal_mask(const Search *s, int seat, int lead_suit) {
-    uint32_t h = s->hand[seat];
-    if (lead_suit >= 0) {
-        uint32_t f = h & SUIT_MASK[lead_suit];
-        if (f) return f;
-        f = h & SUIT_MASK[s->trump];
-        if (f) return f;
-    }
-    return h;
+    return lead_suit >= 0 ? legal_of(s->hand[seat], lead_suit, s->trump) : s->hand[seat];
 }
 
 /* Keep one card of each run of touching cards (no other remaining card between). */
@@ -182,6 +183,17 @@ static inline uint32_t reduce_equivalent(uint32_t legal, uint32_t remaining) {
 static inline int beats(int c, int w, int trump) {
     if (SUIT(c) == SUIT(w)) return c > w;
     return SUIT(c) == trump;
+}
+
+/* The winner of the last trick, one card in each active hand: no choice. */
+static inline int last_trick_winner(const uint32_t h[3], const int next[3], int n_active, int leader, int trump) {
+    int seat = leader, w = leader, wc = lowest(h[leader]);
+    for (int i = 1; i < n_active; i++) {
+        seat = next[seat];
+        int c = lowest(h[seat]);
+        if (beats(c, wc, trump)) { wc = c; w = seat; }
+    }
+    return w;
 }
 
 /* Candidates of a player following to a trick: the cards that would win it and the
@@ -258,14 +270,7 @@ static int boundary(Search *s, int leader, int alpha, int beta) {
     if (beta <= 0) return 0;
     s->nodes++;
     if (r == 1) {
-        /* one card each: no choice */
-        int seat = leader, w = leader, wc = lowest(s->hand[leader]);
-        for (int i = 1; i < s->n_active; i++) {
-            seat = s->next[seat];
-            int c = lowest(s->hand[seat]);
-            if (beats(c, wc, s->trump)) { wc = c; w = seat; }
-        }
-        return s->side[w];
+        return s->side[last_trick_winner(s->hand, s->next, s->n_active, leader, s->trump)];
     }
     uint64_t k0, k1;
     make_key(s, leader, &k0, &k1);
@@ -525,13 +530,6 @@ static inline uint64_t key_part(const uint32_t h[3], int suit) {
    _layout_limit, to search every trick card by card). */
 static int layout_limit = LEAF_MAX;
 
-/* The legal cards of a hand following to a trick led in lead_suit. */
-static inline uint32_t legal_of(uint32_t hand, int lead_suit, int trump) {
-    uint32_t f = hand & SUIT_MASK[lead_suit];
-    if (f) return f;
-    f = hand & SUIT_MASK[trump];
-    return f ? f : hand;
-}
 
 /* A trick boundary with r >= 2 cards each, three active seats, nothing settled and not
    in the table: the future tricks. The whole trick is laid out first: every sequence of
@@ -578,14 +576,7 @@ static uint32_t maxn_expand(Maxn *mx, int L, int r) {
                 h[N] = hN ^ 1u << c3;
                 uint32_t known = 0;
                 if (r == 2) {
-                    /* one card each left: no choice */
-                    int lc = lowest(h[w]), ww = w, seat = w;
-                    for (int j = 1; j < 3; j++) {
-                        seat = s->next[seat];
-                        int c = lowest(h[seat]);
-                        if (beats(c, lc, trump)) { lc = c; ww = seat; }
-                    }
-                    known = 1u << (8 * ww);
+                    known = 1u << (8 * last_trick_winner(h, s->next, 3, w, trump));
                 }
                 /* (testing for a settled position costs more here than the table probe) */
                 if (!known) {
@@ -646,14 +637,7 @@ static uint32_t maxn_boundary(Maxn *mx, int leader, int r) {
     if (r == 0) return 0;
     s->nodes++;
     if (r == 1) {
-        /* one card each: no choice */
-        int seat = leader, w = leader, wc = lowest(s->hand[leader]);
-        for (int j = 1; j < s->n_active; j++) {
-            seat = s->next[seat];
-            int c = lowest(s->hand[seat]);
-            if (beats(c, wc, s->trump)) { wc = c; w = seat; }
-        }
-        return 1u << (8 * w);
+        return 1u << (8 * last_trick_winner(s->hand, s->next, s->n_active, leader, s->trump));
     }
     uint32_t v = maxn_settled(s, leader, r);
     if (v) return v;
