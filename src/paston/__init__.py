@@ -10,9 +10,10 @@ Action.parse('pass')
 from paston.actions import Action, Event, Kind
 from paston.cards import Card, CardSet
 from paston.contracts import Contract
-from paston.deal import Deal, DealResult, Phase, Trick
+from paston.deal import Deal, Phase, Trick
 from paston.errors import IllegalActionError, ParseError, PastonError, RecordError, RulesError
 from paston.match import Match
+from paston.result import DealResult, Outcome, Redeal
 from paston.rules import PRESETS, Rules
 from paston.views import DealView, ViewEvent
 
@@ -31,10 +32,12 @@ __all__ = [
     "IllegalActionError",
     "Kind",
     "Match",
+    "Outcome",
     "ParseError",
     "PastonError",
     "Phase",
     "RecordError",
+    "Redeal",
     "Rules",
     "RulesError",
     "Trick",

@@ -109,3 +109,22 @@ _PARSE["bs"] = Contract.BEST_SPADES
 _PARSE["♠★"] = Contract.BEST_SPADES
 
 LADDER: tuple[Contract, ...] = tuple(Contract)
+
+_ORDINARY = (Contract.SPADES, Contract.CLUBS, Contract.DIAMONDS, Contract.HEARTS)
+
+
+def allowed_trumps(bid: Contract | None) -> tuple[Contract, ...]:
+    """R4.2: the contracts the declarer may name after winning the auction with ``bid``
+    (``None`` after an all-pass auction, R3.4): the bid suit or any higher ordinary suit;
+    best spades only when it was bid, and then nothing else.
+
+    >>> [c.name_in_record for c in allowed_trumps(Contract.DIAMONDS)]
+    ['diamonds', 'hearts']
+    >>> allowed_trumps(None) == _ORDINARY, allowed_trumps(Contract.BEST_SPADES)
+    (True, (<Contract.BEST_SPADES: 4>,))
+    """
+    if bid is None:
+        return _ORDINARY
+    if bid is Contract.BEST_SPADES:
+        return (Contract.BEST_SPADES,)
+    return _ORDINARY[bid:]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paston.actions import (
     BID_BASE,
@@ -41,7 +41,7 @@ from paston.actions import (
     Event,
 )
 from paston.cards import ALL_CARDS, SUIT_MASKS, SUIT_NAMES, Card, CardSet, mask_indices
-from paston.contracts import Contract
+from paston.contracts import Contract, allowed_trumps
 from paston.dealing import (
     DeckRandom,
     check_deck,
@@ -52,8 +52,8 @@ from paston.dealing import (
     spade_jack_holder,
 )
 from paston.errors import IllegalActionError
+from paston.result import DealResult, Outcome, Redeal
 from paston.rules import Rules
-from paston.scoring import played_scores, surrender_scores, uncontested_scores
 
 if TYPE_CHECKING:
     from paston.views import DealView, ViewEvent
@@ -73,10 +73,10 @@ class Phase(IntEnum):
 
 _AUCTION, _DISCARD, _TRUMP, _DEFENCE, _PLAY, _OVER, _REDEAL = range(7)
 
-# Redeal reasons as written in records.
-SPADE_SEQUENCE = "spade-sequence"
-JACK_SEVEN_PRIKUP = "jack-seven-prikup"
-NO_JACK_NO_SEVEN = "no-jack-no-seven"
+# Redeal reasons as written in records (kept as names for older imports).
+SPADE_SEQUENCE = Redeal.SPADE_SEQUENCE
+JACK_SEVEN_PRIKUP = Redeal.JACK_SEVEN_PRIKUP
+NO_JACK_NO_SEVEN = Redeal.NO_JACK_NO_SEVEN
 
 _PLAY_BYTES: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[s * 8 + r] for r in range(8) if b >> r & 1) for b in range(256)) for s in range(4)
@@ -97,29 +97,6 @@ _PHASE_RULE = {
 def _plays_of_mask(mask: int) -> tuple[Action, ...]:
     t = _PLAY_BYTES
     return t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16 & 255] + t[3][mask >> 24 & 255]
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """The outcome of a finished deal (the ``result`` object of a record)."""
-
-    declarer: int
-    outcome: str  # "played", "uncontested" or "surrender"
-    contract: Contract | None
-    defenders: tuple[int, ...]
-    tricks: tuple[int, int, int]
-    scores: tuple[int, int, int]
-
-    def to_record(self) -> dict[str, Any]:
-        """The record's ``result`` object."""
-        return {
-            "declarer": self.declarer,
-            "outcome": self.outcome,
-            "contract": None if self.contract is None else self.contract.name_in_record,
-            "defenders": list(self.defenders),
-            "tricks": list(self.tricks),
-            "scores": list(self.scores),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +161,7 @@ class Deal:
     dealt: tuple[int, int, int]
     prikup: int
     first_bidder: int | None
-    redeal: str | None
+    redeal: Redeal | None
 
     def __init__(
         self,
@@ -252,7 +229,7 @@ class Deal:
         """A deal from a freshly shuffled deck (R1.2)."""
         return cls(shuffled_deck(rng), dealer=dealer, rules=rules, first_deal=first_deal)
 
-    def _set_redeal(self, reason: str) -> None:
+    def _set_redeal(self, reason: Redeal) -> None:
         self.redeal = reason
         self._phase = _REDEAL
         self._to_move = -1
@@ -307,7 +284,7 @@ class Deal:
     @property
     def active(self) -> tuple[int, ...]:
         """Seats that play cards (empty until play begins)."""
-        if self._phase < _PLAY or (self._result is not None and self._result.outcome != "played"):
+        if self._phase < _PLAY or (self._result is not None and self._result.outcome is not Outcome.PLAYED):
             return ()
         return (self._declarer, *self._defenders)
 
@@ -435,13 +412,8 @@ class Deal:
             return (*tuple(TRUMPS[c] for c in self._trump_choices()), SURRENDER)
         return ()
 
-    def _trump_choices(self) -> range:
-        bid = self._bid
-        if bid < 0:
-            return range(0, 4)
-        if bid == 4:
-            return range(4, 5)
-        return range(bid, 4)
+    def _trump_choices(self) -> tuple[Contract, ...]:
+        return allowed_trumps(Contract(self._bid) if self._bid >= 0 else None)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal for the seat to move."""
@@ -473,7 +445,7 @@ class Deal:
         if phase >= _OVER:
             if phase == _REDEAL:
                 return IllegalActionError(
-                    _REDEAL_RULE[self.redeal or ""],
+                    self.redeal.rule if self.redeal is not None else "R1.6",
                     "redeal",
                     f"this deal is void ({self.redeal}); deal again",
                 )
@@ -643,16 +615,7 @@ class Deal:
         elif phase == _TRUMP:
             if aid == SURRENDER_ID:
                 self._log.append(event)
-                self._finish(
-                    DealResult(
-                        to_move,
-                        "surrender",
-                        None,
-                        (),
-                        (0, 0, 0),
-                        surrender_scores(declarer=to_move, rules=self.rules),
-                    )
-                )
+                self._finish(DealResult.surrender(declarer=to_move, rules=self.rules))
                 return event
             self._contract = aid - TRUMP_BASE
             self._trump = Contract(self._contract).trump_suit
@@ -716,11 +679,7 @@ class Deal:
         )
         contract = Contract(self._contract)
         if not self._defenders:
-            self._finish(
-                DealResult(
-                    d, "uncontested", contract, (), (0, 0, 0), uncontested_scores(contract, declarer=d)
-                )
-            )
+            self._finish(DealResult.uncontested(contract, declarer=d))
             return
         if len(self._defenders) == 1:
             other = self._defenders[0]
@@ -760,18 +719,9 @@ class Deal:
         if len(self._done) == 10:
             d = self._declarer
             contract = Contract(self._contract)
-            t = self._tricks
-            tricks = (t[0], t[1], t[2])
             self._finish(
-                DealResult(
-                    d,
-                    "played",
-                    contract,
-                    self._defenders,
-                    tricks,
-                    played_scores(
-                        contract, declarer=d, defenders=self._defenders, tricks=tricks, rules=self.rules
-                    ),
+                DealResult.played(
+                    contract, declarer=d, defenders=self._defenders, tricks=self._tricks, rules=self.rules
                 )
             )
             return
@@ -815,6 +765,5 @@ class Deal:
         return f"<Deal dealer={self.dealer} phase={self.phase.name} to_move={self.to_move}>"
 
 
-_REDEAL_RULE = {SPADE_SEQUENCE: "R1.4", JACK_SEVEN_PRIKUP: "R1.5", NO_JACK_NO_SEVEN: "R3.4", "": "R1.6"}
 _COPIED = {"_hands", "_in_auction", "_answers", "_next", "_trick", "_tricks", "_done", "_log"}
 _SHARED_SLOTS = tuple(s for s in Deal.__slots__ if s not in _COPIED)

@@ -128,13 +128,30 @@ class Match:
         d = self.deal
         return d.legal_actions() if d is not None else ()
 
+    def why_illegal(self, action: Action, seat: int | None = None) -> IllegalActionError | None:
+        """``None`` if ``action`` is legal now (for ``seat``, if given), else the error
+        :meth:`apply` would raise: the game is over (R8.3), no deal is dealt, or the
+        deal's own reason.
+
+        >>> import random
+        >>> m = Match(first_dealer=0, rng=random.Random(3))
+        >>> str(m.why_illegal(Action.parse("bid clubs")))
+        'R3.2: the first bid of a deal must be spades, not clubs'
+        """
+        d = self.deal
+        if d is None:
+            if self.is_over:
+                return IllegalActionError("R8.3", "game-over", "the game is over")
+            return IllegalActionError("R1.2", "no-deal", "the next deal has not been dealt")
+        return d.why_illegal(action, seat)
+
     def apply(self, action: Action, seat: int | None = None) -> Event:
         """Apply an action to the current deal; finishes and deals on as needed."""
         d = self.deal
         if d is None:
-            if self.is_over:
-                raise IllegalActionError("R8.3", "game-over", "the game is over")
-            raise IllegalActionError("R1.2", "no-deal", "the next deal has not been dealt")
+            error = self.why_illegal(action, seat)
+            assert error is not None
+            raise error
         event = d.apply(action, seat)
         if d.is_over:
             self._after_deal(d)

@@ -31,15 +31,16 @@ from typing import Any
 
 from paston.actions import Action
 from paston.cards import ALL_CARDS
-from paston.deal import JACK_SEVEN_PRIKUP, NO_JACK_NO_SEVEN, SPADE_SEQUENCE, Deal
+from paston.deal import Deal
 from paston.dealing import dealt_order
 from paston.errors import IllegalActionError, ParseError, RecordError, RulesError
 from paston.match import Match
+from paston.result import Redeal
 from paston.rules import Rules
 
 FORMAT = "paston/1"
 _TOP_KEYS = ("format", "rules", "seats", "first_dealer", "deals", "winners")
-_REDEALS = (SPADE_SEQUENCE, JACK_SEVEN_PRIKUP, NO_JACK_NO_SEVEN)
+_REDEALS = tuple(str(r) for r in Redeal)
 
 
 # --- writing -------------------------------------------------------------------------
@@ -50,7 +51,7 @@ def deal_to_record(deal: Deal, totals: tuple[int, int, int] | None) -> dict[str,
         "deck": [str(ALL_CARDS[c]) for c in deal.deck],
         "hands": [[str(c) for c in dealt_order(deal.deck, s, deal.dealer)] for s in range(3)],
         "prikup": [str(ALL_CARDS[deal.deck[6]]), str(ALL_CARDS[deal.deck[7]])],
-        "redeal": deal.redeal,
+        "redeal": None if deal.redeal is None else str(deal.redeal),
     }
     if deal.first_bidder is not None:
         entry["first_bidder"] = deal.first_bidder
@@ -218,8 +219,8 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
     actions = entry["actions"]
     if not isinstance(actions, list):
         raise _fail("actions must be a list", deal=i)
-    if deal.redeal in (SPADE_SEQUENCE, JACK_SEVEN_PRIKUP):
-        rule = "R1.4" if deal.redeal == SPADE_SEQUENCE else "R1.5"
+    if deal.redeal is not None and deal.redeal.at_deal_time:
+        rule = deal.redeal.rule
         if redeal != deal.redeal:
             raise _fail(
                 f"this deal must be redealt ({deal.redeal}), but redeal is {redeal!r}",
@@ -263,10 +264,9 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
         except IllegalActionError as err:
             raise _fail(str(err), deal=i, action=k, rule=err.rule, code=err.code) from None
     if redeal != deal.redeal:
-        rule = "R3.4" if NO_JACK_NO_SEVEN in (redeal, deal.redeal) else "R1.4"
-        raise _fail(
-            f"redeal is {redeal!r}, but the deal gives {deal.redeal!r}", deal=i, rule=rule, code="redeal"
-        )
+        rule = "R3.4" if Redeal.NO_JACK_NO_SEVEN in (redeal, deal.redeal) else "R1.4"
+        given = None if deal.redeal is None else str(deal.redeal)
+        raise _fail(f"redeal is {redeal!r}, but the deal gives {given!r}", deal=i, rule=rule, code="redeal")
     if deal.redeal is not None:
         if "result" in entry or "totals" in entry:
             raise _fail("a redealt deal has no result or totals", deal=i, rule="R3.4", code="redeal")

@@ -95,9 +95,20 @@ def surrender_scores(*, declarer: int, rules: Rules = _DEFAULT) -> Scores:
 
 def apply_totals(totals: Sequence[int], scores: Sequence[int], *, rules: Rules = _DEFAULT) -> Scores:
     """R8.1–R8.2: add the deal's scores; a total of exactly −target becomes 0."""
-    out = [t + s for t, s in zip(totals, scores, strict=True)]
-    out = [0 if t == -rules.target else t for t in out]
+    if len(totals) != 3 or len(scores) != 3:
+        raise ValueError("totals and scores are three numbers each, one per seat")
+    reset = reset_seats(totals, scores, rules=rules)
+    out = [0 if seat in reset else totals[seat] + scores[seat] for seat in range(3)]
     return out[0], out[1], out[2]
+
+
+def reset_seats(before: Sequence[int], scores: Sequence[int], *, rules: Rules = _DEFAULT) -> tuple[int, ...]:
+    """R8.2: the seats whose total the deal's scores bring to exactly −target (reset to 0).
+
+    >>> reset_seats((-111, 5, 0), (-10, 0, 0))
+    (0,)
+    """
+    return tuple(s for s in range(3) if before[s] + scores[s] == -rules.target)
 
 
 def winners(totals: Sequence[int], *, rules: Rules = _DEFAULT) -> tuple[int, ...]:

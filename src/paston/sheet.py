@@ -16,17 +16,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paston.contracts import Contract
-from paston.deal import DealResult
 from paston.errors import IllegalActionError, ParseError, RulesError
+from paston.result import DealResult, Outcome
 from paston.rules import Rules
-from paston.scoring import apply_totals, played_scores, surrender_scores, uncontested_scores, winners
+from paston.scoring import apply_totals, reset_seats, winners
 
 SHEET_FORMAT = "paston-sheet/1"
-OUTCOMES = ("played", "uncontested", "surrender")
+OUTCOMES = tuple(str(o) for o in Outcome)
 
 
 def score_deal(
-    outcome: str,
+    outcome: Outcome | str,
     *,
     declarer: int,
     contract: Contract | None = None,
@@ -44,24 +44,20 @@ def score_deal(
         raise IllegalActionError("R0.1", "bad-seat", f"the declarer must be seat 0, 1 or 2, not {declarer!r}")
     if outcome not in OUTCOMES:
         raise ParseError("parse-outcome", f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
-    if outcome == "surrender":
+    if outcome == Outcome.SURRENDER:
         if contract is not None or defenders or tricks:
             raise IllegalActionError(
                 "R4.3", "surrender-no-play", "a surrender has no contract, defenders or tricks"
             )
-        return DealResult(
-            declarer, "surrender", None, (), (0, 0, 0), surrender_scores(declarer=declarer, rules=rules)
-        )
+        return DealResult.surrender(declarer=declarer, rules=rules)
     if contract is None:
         raise IllegalActionError("R4.2", "no-contract", f"an {outcome} deal needs the named contract")
-    if outcome == "uncontested":
+    if outcome == Outcome.UNCONTESTED:
         if defenders or (tricks and any(tricks)):
             raise IllegalActionError(
                 "R5.3", "uncontested-no-play", "an uncontested deal has no defenders or tricks"
             )
-        return DealResult(
-            declarer, "uncontested", contract, (), (0, 0, 0), uncontested_scores(contract, declarer=declarer)
-        )
+        return DealResult.uncontested(contract, declarer=declarer)
     defs = tuple(sorted(set(defenders)))
     if len(defs) != len(defenders) or not defs or any(d not in (0, 1, 2) or d == declarer for d in defs):
         raise IllegalActionError(
@@ -81,9 +77,7 @@ def score_deal(
             raise IllegalActionError(
                 "R5.2", "passer-took-tricks", f"seat {seat} passed, takes no part and cannot take tricks"
             )
-    t = (tricks[0], tricks[1], tricks[2])
-    scores = played_scores(contract, declarer=declarer, defenders=defs, tricks=t, rules=rules)
-    return DealResult(declarer, "played", contract, defs, t, scores)
+    return DealResult.played(contract, declarer=declarer, defenders=defs, tricks=tricks, rules=rules)
 
 
 @dataclass
@@ -118,9 +112,7 @@ class ScoreSheet:
     def resets(self, index: int) -> tuple[int, ...]:
         """Seats whose total was reset to 0 by deal ``index`` (R8.2)."""
         before = self.totals_history[index - 1] if index else (0, 0, 0)
-        after = self.totals_history[index]
-        scores = self.entries[index].scores
-        return tuple(s for s in range(3) if after[s] == 0 and before[s] + scores[s] == -self.rules.target)
+        return reset_seats(before, self.entries[index].scores, rules=self.rules)
 
     def add(self, result: DealResult) -> tuple[int, int, int]:
         """Add a scored deal; refused once the game is over. Returns the new totals."""
@@ -172,7 +164,7 @@ class ScoreSheet:
                     declarer=d.get("declarer"),  # type: ignore[arg-type]
                     contract=contract,
                     defenders=d.get("defenders") or (),
-                    tricks=d.get("tricks") if d.get("outcome") == "played" else None,
+                    tricks=d.get("tricks") if d.get("outcome") == Outcome.PLAYED else None,
                     rules=rules,
                 )
             except (ParseError, IllegalActionError, KeyError, TypeError) as err:

@@ -14,15 +14,13 @@ from collections.abc import Sequence
 from paston.actions import Kind
 from paston.cards import ALL_CARDS, CardSet
 from paston.contracts import Contract
-from paston.deal import Deal, DealResult
+from paston.deal import Deal
 from paston.dealing import dealt_order
 from paston.match import Match
+from paston.result import DealResult, Outcome, Redeal
+from paston.scoring import reset_seats
 
-REDEAL_TEXT = {
-    "spade-sequence": "redeal: a player holds 7♠–Q♠ without K♠ or A♠ (R1.4)",
-    "jack-seven-prikup": "redeal: J♠ and 7♠ both in the prikup in the first deal (R1.5)",
-    "no-jack-no-seven": "redeal: all passed and J♠ and 7♠ are both in the prikup (R3.4)",
-}
+REDEAL_TEXT = {r: r.text for r in Redeal}
 
 
 def hand_line(cards: CardSet) -> str:
@@ -54,9 +52,9 @@ def result_lines(result: DealResult, seats: Sequence[str]) -> list[str]:
     """The result of a deal in words."""
     d = result.declarer
     lines = []
-    if result.outcome == "surrender":
+    if result.outcome is Outcome.SURRENDER:
         lines.append(f"{seats[d]} surrenders (R4.3).")
-    elif result.outcome == "uncontested":
+    elif result.outcome is Outcome.UNCONTESTED:
         assert result.contract is not None
         lines.append(f"Both opponents pass: {seats[d]} wins {result.contract.pretty()} uncontested (R5.3).")
     else:
@@ -86,8 +84,8 @@ def deal_account(
         hand = CardSet(c.index for c in dealt_order(deal.deck, seat, deal.dealer))
         out.append(f"  {seats[seat]:>12}: {hand.pretty()}")
     out.append(f"  {'prikup':>12}: {CardSet([deal.deck[6], deal.deck[7]]).pretty()}")
-    if deal.redeal in ("spade-sequence", "jack-seven-prikup"):
-        out.append("  " + REDEAL_TEXT[deal.redeal])
+    if deal.redeal is not None and deal.redeal.at_deal_time:
+        out.append("  " + deal.redeal.text)
         return out
     assert deal.first_bidder is not None
     out.append(f"  First to bid: {seats[deal.first_bidder]}")
@@ -114,8 +112,8 @@ def deal_account(
             defence.append(f"{seats[e.seat]} {kind.value}")
     if auction:
         out.append("  Auction: " + ", ".join(auction))
-    if deal.redeal == "no-jack-no-seven":
-        out.append("  " + REDEAL_TEXT[deal.redeal])
+    if deal.redeal is Redeal.NO_JACK_NO_SEVEN:
+        out.append("  " + deal.redeal.text)
         return out
     out.extend(middle)
     trick_lines: list[str] = []
@@ -137,12 +135,13 @@ def deal_account(
     out.extend("  " + line for line in result_lines(deal.result, seats))
     if totals is not None:
         marks = []
+        resets = (
+            reset_seats(previous_totals, deal.result.scores, rules=deal.rules)
+            if previous_totals is not None
+            else ()
+        )
         for s in range(3):
-            reset = (
-                previous_totals is not None
-                and totals[s] == 0
-                and previous_totals[s] + deal.result.scores[s] == -deal.rules.target
-            )
+            reset = s in resets
             marks.append(
                 f"{seats[s]} {totals[s]}"
                 + (f" (reset from -{deal.rules.target} to 0, R8.2)" if reset else "")

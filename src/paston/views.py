@@ -27,7 +27,8 @@ from paston.contracts import Contract
 from paston.rules import Rules
 
 if TYPE_CHECKING:
-    from paston.deal import Deal, DealResult, Phase, Trick
+    from paston.deal import Deal, Phase, Trick
+    from paston.result import DealResult, Redeal
 
 
 class ViewEvent(NamedTuple):
@@ -52,7 +53,7 @@ class DealView:
     dealer: int
     first_deal: bool
     first_bidder: int | None
-    redeal: str | None
+    redeal: Redeal | None
     phase: Phase
     to_move: int | None
     hand: CardSet

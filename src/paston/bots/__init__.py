@@ -8,7 +8,7 @@
 True
 """
 
-from paston.bots.base import PLAYER_NAMES, Player, make_player
+from paston.bots.base import PLAYER_NAMES, PLAYERS, Player, PlayerInfo, make_player, player_choices
 from paston.bots.random_player import RandomPlayer
 
-__all__ = ["PLAYER_NAMES", "Player", "RandomPlayer", "make_player"]
+__all__ = ["PLAYERS", "PLAYER_NAMES", "Player", "PlayerInfo", "RandomPlayer", "make_player", "player_choices"]

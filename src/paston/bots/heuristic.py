@@ -20,7 +20,7 @@ from paston.actions import PASS, SURRENDER, WHIST, Action, Kind
 from paston.bots.evaluation import best_discard, declarer_tricks, defence_tricks
 from paston.bots.knowledge import voids_from_view
 from paston.cards import ALL_CARDS, SUIT_MASKS
-from paston.contracts import Contract
+from paston.contracts import Contract, allowed_trumps
 from paston.deal import Phase
 from paston.errors import IllegalActionError
 from paston.views import DealView
@@ -94,13 +94,7 @@ class HeuristicPlayer:
     def _discard(self, view: DealView) -> Action:
         hand = view.hand.mask
         high = view.high_bid
-        allowed = (
-            [Contract(s) for s in range(4)]
-            if high is None
-            else [high]
-            if high is Contract.BEST_SPADES
-            else [Contract(s) for s in range(int(high), 4)]
-        )
+        allowed = allowed_trumps(high)
         best = max(allowed, key=lambda c: declarer_tricks(hand, c.trump_suit))
         a, b = best_discard(hand, best.trump_suit)
         return Action.discard(a, b)

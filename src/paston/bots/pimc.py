@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from paston.actions import PASS, SURRENDER, WHIST, Action, Kind
+from paston.bots.base import PLAYERS_BY_NAME
 from paston.bots.evaluation import best_discard, discard_candidates
 from paston.bots.knowledge import Knowledge
-from paston.contracts import Contract
+from paston.contracts import Contract, allowed_trumps
 from paston.deal import Phase
 from paston.errors import IllegalActionError
 from paston.rules import Rules
@@ -53,7 +54,7 @@ LEVELS: dict[int, Level] = {
     4: Level(play=24, bid=16, discard=10, discards_tried=10, whist=10),
     5: Level(play=40, bid=24, discard=12, discards_tried=12, whist=12),
 }
-DEFAULT_LEVEL = 3
+DEFAULT_LEVEL: int = PLAYERS_BY_NAME["pimc"].default_level or 3
 T = TypeVar("T")
 
 
@@ -184,11 +185,7 @@ class PimcPlayer:
         bid = bids[0]
         assert bid.contract is not None
         me, rules = view.seat, view.rules
-        allowed = (
-            [bid.contract]
-            if bid.contract is Contract.BEST_SPADES
-            else [Contract(s) for s in range(int(bid.contract), 4)]
-        )
+        allowed = allowed_trumps(bid.contract)
         total = 0.0
         used = 0
         for world in self._timed(self._worlds(view, self.settings.bid)):
@@ -208,12 +205,7 @@ class PimcPlayer:
 
     # --- discard and trump ------------------------------------------------------------------------
     def _allowed(self, view: DealView) -> list[Contract]:
-        high = view.high_bid
-        if high is None:
-            return [Contract(s) for s in range(4)]
-        if high is Contract.BEST_SPADES:
-            return [high]
-        return [Contract(s) for s in range(int(high), 4)]
+        return list(allowed_trumps(view.high_bid))
 
     def _discard(self, view: DealView) -> Action:
         assert view.seat is not None

@@ -11,8 +11,8 @@ from rich.table import Table
 
 from paston.cli.common import fail, out_console, parse_int_list, parse_names, parse_rules, parse_seat
 from paston.contracts import Contract
-from paston.deal import DealResult
 from paston.errors import PastonError
+from paston.result import DealResult
 from paston.rules import Rules
 from paston.sheet import ScoreSheet, score_deal
 from paston.text import signed

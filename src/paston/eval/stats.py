@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from paston.eval.tournament import DealResultRow
+from paston.result import Outcome
 
 
 def bootstrap_ci(
@@ -86,12 +87,12 @@ def summarize(rows_by_deal: Sequence[Sequence[DealResultRow]], a: str, b: str) -
             if row.declarer is not None:
                 who = out[row.arrangement[row.declarer]]
                 who.declared += 1
-                if row.outcome == "surrender":
+                if row.outcome == Outcome.SURRENDER:
                     who.surrendered += 1
                     who.contracts["surrender"] += 1
                 else:
                     who.contracts[row.contract or "?"] += 1
-                    if row.outcome == "uncontested" or row.tricks[row.declarer] >= 6:
+                    if row.outcome == Outcome.UNCONTESTED or row.tricks[row.declarer] >= 6:
                         who.made += 1
             for seat, said in row.whist_answers:
                 who = out[row.arrangement[seat]]
