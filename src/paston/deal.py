@@ -19,7 +19,7 @@ paston.errors.IllegalActionError: R3.2: the first bid of a deal must be spades, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -732,6 +732,51 @@ class Deal:
         self._result = result
         self._phase = _OVER
         self._to_move = -1
+
+    # --- going back ------------------------------------------------------------------
+    def restarted(self) -> Deal:
+        """The same deal back at its start: same deck, dealer, rules and first-deal rules,
+        no action applied."""
+        return Deal(self.deck, dealer=self.dealer, rules=self.rules, first_deal=self.first_deal)
+
+    def state_at(self, index: int) -> Deal:
+        """The state just before action ``index`` (0 … ``len(events)``; the last is the
+        state now, as an independent copy).
+
+        >>> import random
+        >>> from paston.actions import Action
+        >>> deal = Deal.random(random.Random(3), dealer=0)
+        >>> _ = deal.apply(Action.parse("bid spades"))
+        >>> deal.state_at(0).high_bid is None, deal.state_at(1).high_bid.word
+        (True, 'paston')
+        """
+        events = self._log
+        if type(index) is not int or not 0 <= index <= len(events):
+            raise ValueError(
+                f"a deal with {len(events)} action(s) has states 0 to {len(events)}, not {index!r}"
+            )
+        deal = self.restarted()
+        for event in events[:index]:
+            deal.apply(event.action, event.seat)
+        return deal
+
+    def states(self) -> Iterator[tuple[Deal, Event | None]]:
+        """Every state of the deal from its start: ``(state, the event applied next)``
+        for each action in turn, then ``(the final state, None)``. Each state is an
+        independent copy.
+
+        >>> import random
+        >>> from paston.actions import Action
+        >>> deal = Deal.random(random.Random(3), dealer=0)
+        >>> _ = deal.apply(Action.parse("pass"))
+        >>> [(d.to_move, None if e is None else str(e.action)) for d, e in deal.states()]
+        [(1, 'pass'), (2, None)]
+        """
+        deal = self.restarted()
+        for event in self._log:
+            yield deal.clone(), event
+            deal.apply(event.action, event.seat)
+        yield deal, None
 
     # --- copies and views -----------------------------------------------------------
     def clone(self) -> Deal:

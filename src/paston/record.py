@@ -365,8 +365,5 @@ def iter_states(match: Match) -> Iterator[tuple[int, int, Deal]]:
     """Successive states of a game: ``(deal index, action index, state before it)``,
     then ``(deal index, len(actions), final state)`` for each deal."""
     for i, played in enumerate(match.deals):
-        deal = Deal(played.deck, dealer=played.dealer, rules=played.rules, first_deal=played.first_deal)
-        for k, event in enumerate(played.events):
-            yield i, k, deal.clone()
-            deal.apply(event.action, event.seat)
-        yield i, len(played.events), deal
+        for k, (deal, _event) in enumerate(played.states()):
+            yield i, k, deal

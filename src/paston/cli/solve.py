@@ -9,7 +9,7 @@ from rich.table import Table
 
 from paston.actions import Kind
 from paston.cli.common import fail, load_game, out_console, parse_int_list, parse_rules, progress_bar
-from paston.deal import Deal, Phase
+from paston.deal import Phase
 from paston.errors import PastonError, RecordError
 from paston.match import Match
 from paston.record import iter_file
@@ -37,9 +37,7 @@ def _position_from_record(match: Match, deal_index: int | None, action_index: in
         action_index = plays[0]
     if not 0 <= action_index <= len(events):
         fail(f"deal {deal_index} has {len(events)} action(s); --action must be 0 to {len(events)}", 2)
-    deal = Deal(played.deck, dealer=played.dealer, rules=played.rules, first_deal=played.first_deal)
-    for e in events[:action_index]:
-        deal.apply(e.action, e.seat)
+    deal = played.state_at(action_index)
     if deal.phase is not Phase.PLAY:
         fail(
             f"before action {action_index} of deal {deal_index} the deal is in phase {deal.phase.name}, "

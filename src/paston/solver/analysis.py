@@ -42,10 +42,13 @@ def analyze_deal(played: Deal, deal_index: int, solver: Solver) -> DealAnalysis:
     The cost of a card is how many tricks it gave away: for the declarer the best
     value minus the card's value, for a defender the card's value minus the best.
     """
-    deal = Deal(played.deck, dealer=played.dealer, rules=played.rules, first_deal=played.first_deal)
     cards: list[PlayedCard] = []
     start_value: int | None = None
-    for e in played.events:
+    deal = played.restarted()
+    for state, e in played.states():
+        deal = state
+        if e is None:
+            break
         if e.action.kind is Kind.PLAY and deal.phase is Phase.PLAY:
             pos = Position.from_deal(deal)
             solution = solver.solve(pos)
@@ -55,7 +58,6 @@ def analyze_deal(played: Deal, deal_index: int, solver: Solver) -> DealAnalysis:
             value = solution.card_values[card]
             lost = solution.value - value if e.seat == pos.declarer else value - solution.value
             cards.append(PlayedCard(e.seat, card, value, solution.value, lost))
-        deal.apply(e.action, e.seat)
     assert deal.declarer is not None and deal.contract is not None
     n = len(deal.active) or 1 + len(played.defenders)
     groups = tuple(tuple(cards[i : i + n]) for i in range(0, len(cards), n))
