@@ -344,3 +344,13 @@ def test_bot_without_legal_actions_raises(name: str) -> None:
     for s in range(3):
         with pytest.raises(IllegalActionError):
             bot.choose(act_deal.view(s))
+
+
+def test_registry_levels_are_the_levels_pimc_knows() -> None:
+    from paston.bots.pimc import LEVELS
+    from paston.bots.registry import PLAYERS_BY_NAME, player_choices
+
+    info = PLAYERS_BY_NAME["pimc"]
+    assert tuple(LEVELS) == info.levels and info.default_level in LEVELS
+    for choice in player_choices():
+        assert make_player(choice, seed=1).choose  # every listed choice makes a player

@@ -347,3 +347,74 @@ def test_r6_3_deal_over_after_ten_tricks():
     assert deal.legal_actions() == ()
     err = assert_illegal(deal, "AS", "R6.3", "deal-over")
     assert str(err) == "R6.3: the deal is over"
+
+
+# --- one home for R6.2: the engine's fast paths agree with tricks.playable ----------------------
+
+
+def _random_play_states(seed: int, deals: int):
+    import random
+
+    rng = random.Random(seed)
+    for k in range(deals):
+        deal = Deal.random(rng, dealer=k % 3)
+        while not deal.is_over:
+            yield deal
+            deal.apply(rng.choice(deal.legal_actions()))
+
+
+def test_r6_2_fast_paths_agree_with_playable():
+    """legal_actions, legal_play_mask and apply's inlined follow-suit check give exactly
+    the cards of tricks.playable, the one statement of R6.2."""
+    from paston.cards import ALL_CARDS, CardSet
+    from paston.tricks import playable
+
+    checked = 0
+    for deal in _random_play_states(62, 300):
+        if deal.phase is not Phase.PLAY:
+            continue
+        seat = deal.to_move
+        trick = deal.current_trick
+        lead = trick[0][1].suit if trick else None
+        allowed = playable(deal.hand_mask(seat), lead, deal.trump_suit)
+        assert deal.legal_play_mask() == allowed
+        assert CardSet(a.cards[0] for a in deal.legal_actions()).mask == allowed
+        for card in ALL_CARDS:
+            trial = deal.clone()
+            try:
+                trial.apply(Action.play(card))
+                accepted = True
+            except Exception:
+                accepted = False
+            assert accepted == bool(allowed & card.bit), (card, deal)
+        checked += 1
+    assert checked > 3000
+
+
+def test_r6_2_every_refusal_is_explained_and_changes_nothing():
+    """For every action id in every state: apply accepts exactly legal_actions(); any
+    other action raises the error legality.why_illegal gives, and the state is unchanged."""
+    from paston.actions import NUM_ACTION_IDS
+    from paston.errors import IllegalActionError
+
+    ids = range(NUM_ACTION_IDS)
+    for deal in _random_play_states(7, 40):
+        legal = set(deal.legal_actions())
+        for aid in ids:
+            try:
+                action = Action.from_id(aid)
+            except ValueError:
+                continue
+            hands = [deal.hand_mask(s) for s in range(3)]
+            before = (deal.phase, deal.to_move, deal.events, deal.tricks, hands)
+            error = deal.why_illegal(action)
+            assert (error is None) == (action in legal), (action, deal)
+            trial = deal.clone()
+            if error is None:
+                trial.apply(action)
+            else:
+                with pytest.raises(IllegalActionError) as info:
+                    trial.apply(action)
+                assert str(info.value) == str(error)
+                assert (trial.phase, trial.to_move, trial.events, trial.tricks) == before[:4]
+                assert [trial.hand_mask(s) for s in range(3)] == before[4]

@@ -20,9 +20,6 @@ paston.errors.IllegalActionError: R3.2: the first bid of a deal must be spades, 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import TYPE_CHECKING
 
 from paston.actions import (
     BID_BASE,
@@ -40,7 +37,7 @@ from paston.actions import (
     Action,
     Event,
 )
-from paston.cards import ALL_CARDS, SUIT_MASKS, SUIT_NAMES, Card, CardSet, mask_indices
+from paston.cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, mask_indices
 from paston.contracts import Contract, allowed_trumps
 from paston.dealing import (
     DeckRandom,
@@ -52,23 +49,14 @@ from paston.dealing import (
     spade_jack_holder,
 )
 from paston.errors import IllegalActionError
+from paston.legality import why_illegal
+from paston.phases import Phase
 from paston.result import DealResult, Outcome, Redeal
 from paston.rules import Rules
+from paston.tricks import Trick, playable
+from paston.views import DealView, seat_view
 
-if TYPE_CHECKING:
-    from paston.views import DealView, ViewEvent
-
-
-class Phase(IntEnum):
-    """Where a deal stands."""
-
-    AUCTION = 0
-    DISCARD = 1
-    TRUMP = 2
-    DEFENCE = 3
-    PLAY = 4
-    OVER = 5
-    REDEAL = 6
+__all__ = ["JACK_SEVEN_PRIKUP", "NO_JACK_NO_SEVEN", "SPADE_SEQUENCE", "Deal", "DealResult", "Phase", "Trick"]
 
 
 _AUCTION, _DISCARD, _TRUMP, _DEFENCE, _PLAY, _OVER, _REDEAL = range(7)
@@ -85,27 +73,17 @@ _AUCTION_CHOICES: tuple[tuple[Action, ...], ...] = tuple(
     (PASS, BIDS[level + 1]) for level in range(-1, 4)
 )  # indexed by high bid + 1
 _DEFENCE_CHOICES = (WHIST, PASS)
-_PHASE_RULE = {
-    _AUCTION: ("R3.2", "the auction is on: bid or pass"),
-    _DISCARD: ("R4.1", "the declarer must discard two cards"),
-    _TRUMP: ("R4.2", "the declarer must name trump or surrender"),
-    _DEFENCE: ("R5.1", "the opponent must say whist or pass"),
-    _PLAY: ("R6.2", "a card must be played"),
-}
+_PHASES = tuple(Phase)
+_CONTRACTS = tuple(Contract)
+_TRUMP_CHOICES: tuple[tuple[Action, ...], ...] = tuple(
+    (*(TRUMPS[c] for c in allowed_trumps(None if bid < 0 else Contract(bid))), SURRENDER)
+    for bid in range(-1, 5)
+)  # R4.2, indexed by the declarer's bid + 1
 
 
 def _plays_of_mask(mask: int) -> tuple[Action, ...]:
     t = _PLAY_BYTES
     return t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16 & 255] + t[3][mask >> 24 & 255]
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A completed trick: who led, the cards in order of play with their seats, the winner."""
-
-    leader: int
-    plays: tuple[tuple[int, Card], ...]
-    winner: int
 
 
 class Deal:
@@ -117,6 +95,7 @@ class Deal:
     """
 
     __slots__ = (
+        "__weakref__",
         "_answers",
         "_bid",
         "_contract",
@@ -136,7 +115,6 @@ class Deal:
         "_next",
         "_phase",
         "_result",
-        "_shown_memo",
         "_to_move",
         "_trick",
         "_tricks",
@@ -201,9 +179,8 @@ class Deal:
         self._tricks = [0, 0, 0]
         self._done: list[tuple[int, tuple[int, ...], int]] = []
         self._log: list[Event] = []
-        # memos of what views build again and again: immutable tuples replaced (never
-        # changed) as the deal goes on, so a clone may share them
-        self._shown_memo: tuple[int, tuple[ViewEvent, ...], tuple[ViewEvent, ...]] = (0, (), ())
+        # memo of the finished tricks: an immutable tuple replaced (never changed) as the
+        # deal goes on, so a clone may share it
         self._tricks_memo: tuple[int, tuple[Trick, ...]] = (0, ())
         self._result: DealResult | None = None
         self.redeal = None
@@ -238,7 +215,7 @@ class Deal:
     @property
     def phase(self) -> Phase:
         """The current phase."""
-        return Phase(self._phase)
+        return _PHASES[self._phase]
 
     @property
     def to_move(self) -> int | None:
@@ -258,7 +235,7 @@ class Deal:
     @property
     def high_bid(self) -> Contract | None:
         """The highest bid so far (``None`` before any bid)."""
-        return Contract(self._high) if self._high >= 0 else None
+        return _CONTRACTS[self._high] if self._high >= 0 else None
 
     @property
     def contract(self) -> Contract | None:
@@ -334,23 +311,6 @@ class Deal:
         self._tricks_memo = (len(self._done), tuple(out))
         return self._tricks_memo[1]
 
-    def shown_events(self, declarer: bool) -> tuple[ViewEvent, ...]:
-        """The log as a seat sees it: the declarer's own discard shown (``declarer``),
-        or hidden (everybody else). Built once per new event for all views."""
-        n, public, full = self._shown_memo
-        if n != len(self._log):
-            from paston.actions import Kind
-            from paston.views import ViewEvent
-
-            new = self._log[n:]
-            public = public + tuple(
-                ViewEvent(e.seat, e.action.kind, None if e.action.kind is Kind.DISCARD else e.action)
-                for e in new
-            )
-            full = full + tuple(ViewEvent(e.seat, e.action.kind, e.action) for e in new)
-            self._shown_memo = (len(self._log), public, full)
-        return full if declarer else public
-
     @property
     def trump_suit(self) -> int | None:
         """The trump suit (0–3) once named."""
@@ -371,6 +331,15 @@ class Deal:
     def events(self) -> tuple[Event, ...]:
         """Every applied action in order."""
         return tuple(self._log)
+
+    @property
+    def event_count(self) -> int:
+        """How many actions have been applied."""
+        return len(self._log)
+
+    def events_since(self, start: int) -> tuple[Event, ...]:
+        """The actions applied from index ``start`` on."""
+        return tuple(self._log[start:])
 
     @property
     def result(self) -> DealResult | None:
@@ -409,164 +378,23 @@ class Deal:
                 Action.from_id(base + 32 * a + b) for i, a in enumerate(cards) for b in cards[i + 1 :]
             )
         if phase == _TRUMP:
-            return (*tuple(TRUMPS[c] for c in self._trump_choices()), SURRENDER)
+            return _TRUMP_CHOICES[self._bid + 1]
         return ()
-
-    def _trump_choices(self) -> tuple[Contract, ...]:
-        return allowed_trumps(Contract(self._bid) if self._bid >= 0 else None)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal for the seat to move."""
-        return self._check(action) is None
+        return why_illegal(self, action) is None
 
     def why_illegal(self, action: Action, seat: int | None = None) -> IllegalActionError | None:
         """``None`` if ``action`` is legal (for ``seat``, if given), else the error that
-        :meth:`apply` would raise."""
-        return self._check(action, seat)
+        :meth:`apply` would raise (see :mod:`paston.legality`)."""
+        return why_illegal(self, action, seat)
 
     def legal_play_mask(self) -> int:
         """In the play phase, the legal cards of the seat to move as a mask."""
         if self._phase != _PLAY:
             return 0
-        hand = self._hands[self._to_move]
-        lead = self._lead_suit
-        if lead >= 0:
-            f = hand & SUIT_MASKS[lead]
-            if f:
-                return f
-            f = hand & SUIT_MASKS[self._trump]
-            if f:
-                return f
-        return hand
-
-    def _check(self, action: Action, seat: int | None = None) -> IllegalActionError | None:
-        """``None`` if legal, else the error explaining why (nothing is changed)."""
-        phase = self._phase
-        if phase >= _OVER:
-            if phase == _REDEAL:
-                return IllegalActionError(
-                    self.redeal.rule if self.redeal is not None else "R1.6",
-                    "redeal",
-                    f"this deal is void ({self.redeal}); deal again",
-                )
-            return IllegalActionError("R6.3", "deal-over", "the deal is over")
-        to_move = self._to_move
-        if seat is not None and seat != to_move:
-            rule = _PHASE_RULE[phase][0]
-            return IllegalActionError(
-                rule, "not-your-turn", f"it is seat {to_move}'s turn, not seat {seat}'s", seat
-            )
-        aid = action.id
-        if phase == _PLAY:
-            if aid >= 32:
-                return self._phase_error(action)
-            hand = self._hands[to_move]
-            bit = 1 << aid
-            card = ALL_CARDS[aid]
-            if not hand & bit:
-                return IllegalActionError(
-                    "R6.2", "card-not-held", f"seat {to_move} does not hold {card}", to_move
-                )
-            lead = self._lead_suit
-            if lead >= 0 and card.suit != lead:
-                follow = hand & SUIT_MASKS[lead]
-                if follow:
-                    return IllegalActionError(
-                        "R6.2",
-                        "must-follow-suit",
-                        f"seat {to_move} must follow {SUIT_NAMES[lead]} (holds {CardSet(follow)})",
-                        to_move,
-                    )
-                trumps = hand & SUIT_MASKS[self._trump]
-                if trumps and card.suit != self._trump:
-                    return IllegalActionError(
-                        "R6.2",
-                        "must-trump",
-                        f"seat {to_move} cannot follow {SUIT_NAMES[lead]} and must play a trump "
-                        f"(holds {CardSet(trumps)})",
-                        to_move,
-                    )
-            return None
-        if phase == _AUCTION:
-            if aid == PASS_ID:
-                return None
-            if not BID_BASE <= aid < BID_BASE + 5:
-                return self._phase_error(action)
-            level = aid - BID_BASE
-            if self._high < 0 and level != 0:
-                return IllegalActionError(
-                    "R3.2",
-                    "first-bid-spades",
-                    f"the first bid of a deal must be spades, not {Contract(level).name_in_record}",
-                    to_move,
-                )
-            if level != self._high + 1:
-                return IllegalActionError(
-                    "R3.2",
-                    "bid-not-next-step",
-                    f"the next bid must be {Contract(self._high + 1).name_in_record}, "
-                    f"not {Contract(level).name_in_record} (no jumps, no repeats)",
-                    to_move,
-                )
-            return None
-        if phase == _DISCARD:
-            if aid < DISCARD_BASE:
-                return self._phase_error(action)
-            missing = [c for c in action.cards if not self._hands[to_move] >> c.index & 1]
-            if missing:
-                return IllegalActionError(
-                    "R4.1",
-                    "discard-not-held",
-                    f"seat {to_move} cannot discard {missing[0]}: it is not among their 12 cards",
-                    to_move,
-                )
-            return None
-        if phase == _TRUMP:
-            if aid == SURRENDER_ID:
-                return None
-            if not TRUMP_BASE <= aid < TRUMP_BASE + 5:
-                return self._phase_error(action)
-            level = aid - TRUMP_BASE
-            if level in self._trump_choices():
-                return None
-            name = Contract(level).name_in_record
-            if level == 4:
-                if self._bid < 0:
-                    return IllegalActionError(
-                        "R4.2",
-                        "best-spades-after-all-pass",
-                        "after an all-pass auction best spades may not be named",
-                        to_move,
-                    )
-                return IllegalActionError(
-                    "R4.2", "best-spades-not-bid", "best spades may be named only if it was bid", to_move
-                )
-            if self._bid == 4:
-                return IllegalActionError(
-                    "R4.2",
-                    "best-spades-bid",
-                    f"best spades was bid, so trump must be best-spades, not {name}",
-                    to_move,
-                )
-            return IllegalActionError(
-                "R4.2",
-                "trump-below-bid",
-                f"trump must be {Contract(self._bid).name_in_record} or higher, not {name}",
-                to_move,
-            )
-        # defence
-        if aid in (WHIST_ID, PASS_ID):
-            return None
-        return self._phase_error(action)
-
-    def _phase_error(self, action: Action) -> IllegalActionError:
-        rule, what = _PHASE_RULE[self._phase]
-        return IllegalActionError(
-            rule,
-            "wrong-phase",
-            f"{what} (seat {self._to_move}); '{action}' is not possible now",
-            self._to_move,
-        )
+        return playable(self._hands[self._to_move], self._lead_suit, self._trump)
 
     # --- applying -------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> Event:
@@ -579,7 +407,8 @@ class Deal:
         to_move = self._to_move
         aid = action.id
         if phase == _PLAY and aid < 32 and (seat is None or seat == to_move):
-            # Fast path of the hot loop; falls back to _check for the error message.
+            # Fast path of the hot loop: R6.2 inlined (tests hold it to tricks.playable);
+            # anything else goes through legality.why_illegal.
             hand = self._hands[to_move]
             bit = 1 << aid
             lead = self._lead_suit
@@ -596,9 +425,18 @@ class Deal:
                 event = Event(to_move, action)
                 self._log.append(event)
                 return event
-        error = self._check(action, seat)
-        if error is not None:
-            raise error
+        legal = seat is None or seat == to_move
+        if legal:
+            if phase == _DISCARD:
+                pair = 1 << action.cards[0].index | 1 << action.cards[1].index if aid >= DISCARD_BASE else -1
+                legal = pair >= 0 and pair & self._hands[to_move] == pair
+            else:  # a card here failed the fast path; the other choices are a few
+                legal = phase != _PLAY and action in self.legal_actions()
+        if not legal:
+            # legality.why_illegal explains the refusal (a test holds it to legal_actions)
+            error = why_illegal(self, action, seat)
+            if error is not None:
+                raise error
         event = Event(to_move, action)
         if phase == _PLAY:
             self._hands[to_move] ^= 1 << aid
@@ -795,20 +633,16 @@ class Deal:
         return new
 
     def view(self, seat: int, totals: tuple[int, int, int] = (0, 0, 0)) -> DealView:
-        """What ``seat`` may know now (see :mod:`paston.views`)."""
-        from paston.views import seat_view
-
+        """What ``seat`` may know now (built by :mod:`paston.views`, which owns what is hidden)."""
         return seat_view(self, seat, totals)
 
     def public_view(self, totals: tuple[int, int, int] = (0, 0, 0)) -> DealView:
         """What a spectator may know now."""
-        from paston.views import seat_view
-
         return seat_view(self, None, totals)
 
     def __repr__(self) -> str:
         return f"<Deal dealer={self.dealer} phase={self.phase.name} to_move={self.to_move}>"
 
 
-_COPIED = {"_hands", "_in_auction", "_answers", "_next", "_trick", "_tricks", "_done", "_log"}
+_COPIED = {"_hands", "_in_auction", "_answers", "_next", "_trick", "_tricks", "_done", "_log", "__weakref__"}
 _SHARED_SLOTS = tuple(s for s in Deal.__slots__ if s not in _COPIED)

@@ -20,15 +20,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
+from weakref import WeakKeyDictionary
 
 from paston.actions import Action, Kind
 from paston.cards import Card, CardSet
 from paston.contracts import Contract
+from paston.phases import Phase
+from paston.result import DealResult, Redeal
 from paston.rules import Rules
+from paston.tricks import Trick
 
 if TYPE_CHECKING:
-    from paston.deal import Deal, Phase, Trick
-    from paston.result import DealResult, Redeal
+    from paston.deal import Deal
 
 
 class ViewEvent(NamedTuple):
@@ -90,13 +93,46 @@ class DealView:
         return self.seat is not None and self.seat == self.to_move
 
 
+# Per deal: (events seen, history as everybody sees it, history as the declarer sees it).
+# Immutable tuples, extended as the deal goes on; kept only while the deal lives.
+_SHOWN: WeakKeyDictionary[Deal, tuple[int, tuple[ViewEvent, ...], tuple[ViewEvent, ...]]] = (
+    WeakKeyDictionary()
+)
+_EMPTY: tuple[int, tuple[ViewEvent, ...], tuple[ViewEvent, ...]] = (0, (), ())
+
+
+def shown_history(deal: Deal, seat: int | None) -> tuple[ViewEvent, ...]:
+    """The deal's actions as ``seat`` saw them (``None``: a spectator). Another seat's
+    discard is an act without its cards (R4.1); the declarer sees its own. Built once per
+    new action for every view of the deal.
+
+    >>> import random
+    >>> from paston.actions import Action
+    >>> from paston.deal import Deal
+    >>> deal = Deal.random(random.Random(3), dealer=0)
+    >>> _ = deal.apply(Action.parse("bid spades"))
+    >>> [str(e) for e in shown_history(deal, None)]
+    ['seat 1: bid spades']
+    """
+    n, public, full = _SHOWN.get(deal, _EMPTY)
+    count = deal.event_count
+    if n != count:
+        new = deal.events_since(n)
+        public = public + tuple(
+            ViewEvent(e.seat, e.action.kind, None if e.action.kind is Kind.DISCARD else e.action) for e in new
+        )
+        full = full + tuple(ViewEvent(e.seat, e.action.kind, e.action) for e in new)
+        _SHOWN[deal] = (count, public, full)
+    return full if seat is not None and seat == deal.declarer else public
+
+
 def seat_view(deal: Deal, seat: int | None, totals: tuple[int, int, int]) -> DealView:
     """Build the view of ``seat`` (``None`` for the public view)."""
     if seat is not None and (type(seat) is not int or not 0 <= seat <= 2):
         raise ValueError(f"seat must be 0, 1 or 2, not {seat!r}")
     declarer = deal.declarer
     is_declarer = seat is not None and seat == declarer
-    history = deal.shown_events(is_declarer)
+    history = shown_history(deal, seat)
     has_prikup = is_declarer
     sizes = tuple(deal.hand_mask(s).bit_count() for s in range(3))
     return DealView(

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from paston.actions import PASS, SURRENDER, WHIST, Action, Kind
-from paston.bots.base import PLAYERS_BY_NAME
 from paston.bots.evaluation import best_discard, discard_candidates
 from paston.bots.knowledge import Knowledge
+from paston.bots.registry import PLAYERS_BY_NAME
 from paston.contracts import Contract, allowed_trumps
 from paston.deal import Phase
 from paston.errors import IllegalActionError

@@ -1,0 +1,156 @@
+"""The shape of the package: no import cycles, the engine below everything else, small modules.
+
+Imports are read from the source (every ``import`` and ``from … import``, at any depth,
+except those under ``if TYPE_CHECKING:``, which never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "paston"
+MAX_LINES = 500
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {
+    _module_name(p): p
+    for p in sorted(PACKAGE.rglob("*.py"))
+    if "migrations" not in p.relative_to(PACKAGE).parts
+}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imported(path: Path, name: str) -> set[str]:
+    """The package modules that the module at ``path`` imports when it runs."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    is_package = path.name == "__init__.py"
+
+    def resolve(target: str) -> str | None:
+        while target and target not in MODULES:
+            target = target.rpartition(".")[0]
+        return target or None
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("paston"):
+                    target = resolve(alias.name)
+                    if target:
+                        found.add(target)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".") if is_package else name.split(".")[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.startswith("paston"):
+                for alias in node.names:
+                    target = resolve(f"{base}.{alias.name}")
+                    if target:
+                        found.add(target)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    found.discard(name)
+    return found
+
+
+GRAPH = {name: _imported(path, name) for name, path in MODULES.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return out
+
+
+def _package_edges(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph without the edges from a package's ``__init__`` to its own submodules
+    (re-exports): importing ``paston.x`` runs ``paston/__init__`` first, which is Python's
+    package rule, not a dependency of ``paston.x`` on the package."""
+    return {
+        name: {t for t in targets if not (t.startswith(name + ".") and MODULES[name].name == "__init__.py")}
+        for name, targets in graph.items()
+    }
+
+
+def test_the_import_walk_sees_the_package() -> None:
+    assert "paston.deal" in GRAPH and "paston.server.app" in GRAPH
+    assert "paston.actions" in GRAPH["paston.deal"]
+    assert "paston.views" in GRAPH["paston.deal"]
+    # an import under TYPE_CHECKING is not an edge
+    assert "paston.deal" not in GRAPH["paston.views"]
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_in_the_package() -> None:
+    assert _cycles(_package_edges(GRAPH)) == []
+
+
+ENGINE = {name for name, path in MODULES.items() if path.parent == PACKAGE and path.name != "__init__.py"}
+
+
+@pytest.mark.parametrize("module", sorted(ENGINE))
+def test_the_engine_imports_only_the_engine(module: str) -> None:
+    """The core engine (the modules directly under ``paston``) imports nothing from the
+    server, the computer players, the solver, the command line or any user interface."""
+    outside = sorted(t for t in GRAPH[module] if t not in ENGINE and t != "paston")
+    assert outside == [], f"{module} imports {outside}"
