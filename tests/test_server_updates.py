@@ -19,7 +19,7 @@ SHARED = ("table", "sheet", "deals", "winners", "previous_trick")
 
 
 def merge(held: dict[str, Any] | None, update: dict[str, Any]) -> dict[str, Any] | None:
-    """What the browser client does with an update (``mergeUpdate`` in app.js)."""
+    """What the browser client does with an update (``mergeUpdate`` in live.js)."""
     if held is None:
         return None
     if "history" in update["view"]:

@@ -29,8 +29,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from paston.bots.base import PLAYERS, player_choices
 from paston.errors import RecordError
 from paston.record import loads as record_loads
+from paston.rules import _CHOICES, PRESETS, Rules
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.replay import replay_steps
 from paston.server.tables import KEEP_FINISHED, Connection, TableError, TableManager
@@ -105,6 +107,25 @@ def _http_error(err: TableError) -> JSONResponse:
     return JSONResponse({"error": {"code": err.code, "message": str(err)}}, status_code=status)
 
 
+def meta() -> dict[str, Any]:
+    """What the browser builds its create-table form from: the computer players with
+    their levels, every player choice, the rule switches, the target's range, the presets.
+
+    >>> meta()["rules"]["presets"]["short"]["target"]
+    61
+    """
+    return {
+        "players": [p.to_dict() for p in PLAYERS],
+        "player_choices": list(player_choices()),
+        "rules": {
+            "switches": {key: list(values) for key, values in _CHOICES.items()},
+            "target": {"min": 1, "max": 100_000, "default": Rules().target},
+            "defaults": Rules().to_dict(),
+            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+        },
+    }
+
+
 def create_app(
     database_url: str | None = None, *, bot_delay: float = 0.6, keep_finished: int = KEEP_FINISHED
 ) -> FastAPI:
@@ -140,6 +161,10 @@ def create_app(
         return _http_error(err)
 
     # --- lobby API ----------------------------------------------------------------------
+    @app.get("/api/meta")
+    async def api_meta() -> dict[str, Any]:
+        return meta()
+
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
         return [t.summary() for t in manager.tables.values() if not t.finished]

@@ -1,0 +1,150 @@
+// A live table: the WebSocket to the server, the state it keeps (full states and the
+// updates merged into them), and what a seated person does (act, take a seat, rematch).
+import { api } from "./api.js";
+import { rerender, say, saying, showError } from "./chrome.js";
+
+const NAME_KEY = "paston-name";
+
+/** The table this page shows, as last heard, and what the person has chosen on it. */
+export const live = {
+  tableId: null,
+  state: null, // the last full state (after merging updates)
+  socket: null,
+  selected: [], // cards chosen for the discard
+  pending: false, // an action was sent and is not answered yet
+  showLast: false, // the last trick is shown
+  seatNames: ["", "", ""], // typed in the seat forms, kept across re-renders
+  copied: false, // the invite link was just copied
+  retry: 0,
+  onMyTurn: () => {}, // called with the view when the turn comes to this page's seat
+};
+
+function tokenKey(id) {
+  return `paston-token-${id}`;
+}
+
+/** The name this browser last sat down with ("" when none). */
+export function savedName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
+/** Connect to table ``id`` and keep connected; ``onMyTurn(view)`` is called when the turn
+ * comes to this page's seat. */
+export function connect(id, onMyTurn = null) {
+  live.tableId = id;
+  if (onMyTurn) live.onMyTurn = onMyTurn;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${id}`);
+  live.socket = ws;
+  ws.onopen = () => {
+    live.retry = 0;
+    ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(id)), updates: true }));
+  };
+  ws.onmessage = (ev) => {
+    let msg = JSON.parse(ev.data);
+    if (msg.type === "update") {
+      msg = mergeUpdate(live.state, msg);
+      if (!msg) { ws.send(JSON.stringify({ type: "sync" })); return; } // missed something: resync
+    }
+    if (msg.type === "state") {
+      const previous = live.state;
+      live.state = msg;
+      live.pending = false;
+      live.selected = msg.view.phase === "discard" ? live.selected.filter((c) => msg.view.hand.includes(c)) : [];
+      if (!previous || msg.version !== previous.version || ["connecting", "reconnecting"].includes(saying())) {
+        say(null);
+      }
+      rerender();
+      const mineNow = msg.you !== null && msg.view.to_move === msg.you;
+      const mineBefore = previous && previous.you !== null && previous.view.to_move === previous.you;
+      if (mineNow && !mineBefore) live.onMyTurn(msg.view);
+    } else if (msg.type === "error") {
+      live.pending = false;
+      if (msg.code === "bad-token") {
+        localStorage.removeItem(tokenKey(id)); // a stale seat key: watch instead
+      } else if (msg.code === "stale") {
+        ws.send(JSON.stringify({ type: "sync" }));
+      }
+      showError(msg.code, msg.message);
+      rerender();
+    }
+  };
+  ws.onclose = () => {
+    if (live.socket !== ws) return;
+    say("reconnecting", {}, true);
+    live.retry = Math.min(live.retry + 1, 5);
+    setTimeout(() => { if (live.socket === ws) connect(id); }, 400 * live.retry);
+  };
+}
+
+/** The full state after an update: the update's view, its history entry appended
+ * (or its whole history, at a new deal), and the shared parts it carries; null when
+ * the update does not follow the state held (then the client asks for a sync). */
+export function mergeUpdate(held, update) {
+  if (!held) return null;
+  let history;
+  if (update.view.history) history = update.view.history;
+  else if (update.event) {
+    if (update.version !== held.version + 1) return null;
+    history = [...held.view.history, update.event];
+  } else {
+    if (update.version !== held.version) return null;
+    history = held.view.history;
+  }
+  const next = { ...held, type: "state", version: update.version, you: update.you };
+  for (const key of ["table", "sheet", "deals", "winners", "previous_trick"]) {
+    if (key in update) next[key] = update[key];
+  }
+  next.view = { ...update.view, history };
+  return next;
+}
+
+/** A fresh command id (crypto.randomUUID exists only on https and localhost pages). */
+function commandId() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/** Send this seat's action ("bid hearts", "play QS"…); one at a time. */
+export function act(action) {
+  const ws = live.socket;
+  if (live.pending || !ws || ws.readyState !== WebSocket.OPEN) return;
+  live.pending = true;
+  ws.send(JSON.stringify({ type: "act", action, version: live.state.version, id: commandId() }));
+  live.selected = [];
+  rerender();
+}
+
+/** Sit down in a free seat under the name typed (or the one used last time). */
+export async function takeSeat(seat, e) {
+  e.preventDefault();
+  const id = live.tableId;
+  const name = live.seatNames[seat].trim() || savedName();
+  if (!name) {
+    showError("bad-name");
+    return;
+  }
+  try {
+    const got = await api(`/api/tables/${id}/seats/${seat}`, { name });
+    localStorage.setItem(tokenKey(id), got.token);
+    localStorage.setItem(NAME_KEY, name);
+    const old = live.socket;
+    live.socket = null;
+    if (old) old.close();
+    connect(id);
+  } catch (err) {
+    showError(err.code, err.message);
+  }
+}
+
+/** A new game with the same rules and seats; a seated person keeps their seat. */
+export async function rematch() {
+  const id = live.tableId;
+  try {
+    const got = await api(`/api/tables/${id}/rematch`, { token: localStorage.getItem(tokenKey(id)) });
+    if (got.token) localStorage.setItem(tokenKey(got.id), got.token);
+    location.href = got.invite;
+  } catch (err) {
+    showError(err.code, err.message);
+  }
+}

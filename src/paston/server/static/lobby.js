@@ -1,0 +1,184 @@
+// The lobby: the create-table form (seats, preset and rule switches from /api/meta) and
+// the lists of open tables and finished games.
+import { GAME } from "./i18n.js";
+import { api } from "./api.js";
+import { app, rerender, showError } from "./chrome.js";
+import { el } from "./dom.js";
+import { defaultComputer, getMeta, seatChoices, seatDisplayName } from "./players.js";
+import { has, t } from "./text.js";
+
+const TAKEOVER_SECONDS = [30, 120, 300];
+const REFRESH_MS = 5000;
+let form = null; // what was chosen, kept across re-renders (a language change, a preset)
+let tables = [], games = [], timer = null;
+
+function freshForm() {
+  const meta = getMeta();
+  const computer = defaultComputer();
+  return {
+    name: "", seats: ["human", computer, computer], takeover: "", rulesOpen: false,
+    rules: meta ? { ...meta.rules.defaults } : {},
+  };
+}
+
+/** A string key's last part from a value: "spade-jack" → "spade_jack". */
+function keyPart(value) {
+  return String(value).replace(/[^A-Za-z0-9]/g, "_");
+}
+
+function translated(key, fallback) {
+  return has(key) ? t(key) : fallback;
+}
+
+/** The preset the rules chosen are exactly, or "" when they are none. */
+function presetOf(rules) {
+  const presets = getMeta()?.rules.presets ?? {};
+  const same = (name) => Object.entries(presets[name]).every(([k, v]) => rules[k] === v);
+  return Object.keys(presets).find(same) ?? "";
+}
+
+function showPreset() {
+  const picker = document.getElementById("preset");
+  if (picker) picker.value = presetOf(form.rules);
+}
+
+function field(id, label, control) {
+  return el("div", { class: "field" }, el("label", { for: id }, label), control);
+}
+
+/** A select of ``[{value, label, title}]`` showing ``current``; ``change`` gets the choice. */
+function select(id, options, current, change) {
+  return el("select", {
+    id, "data-testid": id,
+    onchange: (e) => change(options.find((o) => String(o.value) === e.target.value).value),
+  }, options.map((o) => el("option", {
+    value: String(o.value), title: o.title || null, selected: String(current) === String(o.value),
+  }, o.label)));
+}
+
+function seatsField() {
+  const choices = seatChoices();
+  return el("fieldset", { class: "seat-choices" }, el("legend", {}, t("players")),
+    [0, 1, 2].map((i) => field(`seat${i}`, t("seatN", { n: i + 1 }),
+      select(`seat${i}`, choices, form.seats[i], (v) => { form.seats[i] = v; }))));
+}
+
+function presetField(meta) {
+  const options = [{ value: "", label: t("presetCustom") },
+    ...Object.keys(meta.rules.presets).map((name) => ({
+      value: name, label: translated(`preset_${keyPart(name)}`, name),
+    }))];
+  return field("preset", t("rulesPreset"), select("preset", options, presetOf(form.rules), (name) => {
+    if (!name) return;
+    form.rules = { ...meta.rules.presets[name] };
+    rerender();
+  }));
+}
+
+function ruleFields(meta) {
+  const { min, max } = meta.rules.target;
+  const switches = Object.entries(meta.rules.switches).map(([key, values]) => field(
+    `rule-${key}`, translated(`rule_${key}`, key),
+    select(`rule-${key}`, values.map((v) => ({ value: v, label: translated(`rule_${key}_${keyPart(v)}`, String(v)) })),
+      form.rules[key], (v) => { form.rules[key] = v; showPreset(); })));
+  return [
+    field("target", t("rule_target"), el("input", {
+      id: "target", "data-testid": "target", type: "number", min, max, value: form.rules.target,
+      oninput: (e) => {
+        form.rules.target = e.target.value === "" ? "" : Number(e.target.value);
+        showPreset();
+      },
+    })),
+    switches,
+  ];
+}
+
+function takeoverField() {
+  const options = [{ value: "", label: t("takeoverOff") },
+    ...TAKEOVER_SECONDS.map((n) => ({ value: String(n), label: t("takeoverAfter", { n }) }))];
+  return field("takeover", t("takeover"), select("takeover", options, form.takeover, (v) => { form.takeover = v; }));
+}
+
+/** Draw the lobby: the form and the lists (as last fetched). */
+export function renderLobby() {
+  if (!form) form = freshForm();
+  const meta = getMeta();
+  const created = el("form", { class: "new-table", "data-testid": "new-table", onsubmit: createTable },
+    field("tname", t("tableName"), el("input", {
+      id: "tname", maxlength: 80, value: form.name, placeholder: t("defaultTableName", { game: GAME.brand }),
+      oninput: (e) => { form.name = e.target.value; },
+    })),
+    seatsField(),
+    meta ? presetField(meta) : null,
+    el("details", {
+      class: "rules", open: form.rulesOpen, ontoggle: (e) => { form.rulesOpen = e.target.open; },
+    }, el("summary", {}, t("rulesVariants")),
+    el("div", { class: "fields" }, meta ? ruleFields(meta) : null, takeoverField())),
+    el("button", { class: "primary", type: "submit", "data-testid": "create" }, t("createTable")));
+  app.replaceChildren(el("div", { class: "lobby" },
+    el("section", { class: "panel" }, el("h1", {}, t("newTable")), created),
+    el("section", { class: "panel", id: "lobby-lists" }, lists())));
+}
+
+function seatSummary(s) {
+  if (s.kind === "bot") return seatDisplayName(s);
+  return s.taken ? s.name : t("freeSeat");
+}
+
+function lists() {
+  return [
+    el("h2", {}, t("openTables")),
+    tables.length
+      ? el("ul", { class: "table-list" }, tables.map((tb) => el("li", {},
+        el("a", { href: `/t/${tb.id}` }, tb.name),
+        el("span", { class: "muted" }, ` · ${t("targetShort", { n: tb.rules.target })} · `,
+          tb.seats.map(seatSummary).join(", ")))))
+      : el("p", { class: "muted" }, t("noOpenTables")),
+    el("p", {}, el("a", { href: "/replay" }, t("openRecordFile"))),
+    games.length ? [
+      el("h2", {}, t("finishedGames")),
+      el("ul", { class: "table-list" }, games.map((tb) => el("li", {},
+        el("a", { href: `/t/${tb.id}` }, tb.name),
+        el("span", { class: "muted" }, " · "),
+        el("a", { href: `/api/tables/${tb.id}/record`, download: `paston-${tb.id}.json` }, t("record")),
+        el("span", { class: "muted" }, " · "),
+        el("a", { href: `/replay/${tb.id}` }, t("replay"))))),
+    ] : null,
+  ];
+}
+
+async function refreshLists() {
+  try {
+    [tables, games] = await Promise.all([api("/api/tables"), api("/api/games?limit=20")]);
+    const box = document.getElementById("lobby-lists");
+    if (box) box.replaceChildren(...lists().flat().filter(Boolean));
+  } catch (err) {
+    showError(err.code, err.message);
+  }
+}
+
+async function createTable(e) {
+  e.preventDefault();
+  const seats = form.seats.map((choice) => {
+    if (choice === "human") return { kind: "human" };
+    const [bot, level] = choice.split(":");
+    return level ? { kind: "bot", bot, level: Number(level) } : { kind: "bot", bot };
+  });
+  const name = form.name.trim() || t("defaultTableName", { game: GAME.brand });
+  const body = { name, rules: { ...form.rules }, seats };
+  if ("target" in body.rules) body.rules.target = Number(body.rules.target);
+  if (form.takeover) body.takeover_seconds = Number(form.takeover);
+  try {
+    const made = await api("/api/tables", body);
+    location.href = made.invite;
+  } catch (err) {
+    showError(err.code, err.message);
+  }
+}
+
+/** Show the lobby and keep its lists fresh. */
+export async function lobby() {
+  renderLobby();
+  await refreshLists();
+  if (timer === null) timer = setInterval(refreshLists, REFRESH_MS);
+}

@@ -1,0 +1,346 @@
+// A live table on the page: the seats around it, the trick, the prikup, this person's
+// hand and moves, the auction log, the invite link and the end of the game.
+import { GAME } from "./i18n.js";
+import { cardBack, cardNode, sortCards } from "./cards.js";
+import { app, rerender } from "./chrome.js";
+import { el } from "./dom.js";
+import { act, live, rematch, savedName, takeSeat } from "./live.js";
+import { SEAT_COLORS, botDescription, botLabel, seatNames } from "./players.js";
+import { outcomeText, sheetView } from "./sheet.js";
+import { actionLabel, num, signed, t, word } from "./text.js";
+
+let state = null; // the state being drawn: live.state, set by renderTable
+
+function names() {
+  return seatNames(state.table);
+}
+
+/** Seats around the table as this page sees them: [bottom (you), left, right]. */
+function layout() {
+  const me = state.you === null ? 0 : state.you;
+  return [me, (me + 1) % 3, (me + 2) % 3];
+}
+
+/** What each seat last said in this deal (a bid, pass, trump, whist…). */
+function calls(v) {
+  const said = [null, null, null];
+  for (const h of v.history) {
+    if (h.type === "bid" || h.type === "trump") said[h.seat] = word(h.value);
+    else if (h.type === "pass") said[h.seat] = t("pass");
+    else if (h.type === "surrender") said[h.seat] = t("surrender");
+    else if (h.type === "whist") said[h.seat] = GAME.whist;
+  }
+  return said;
+}
+
+/** Tricks a seat needs (R6.3, R5.2), or null when it does not play. */
+function needs(v, seat) {
+  if (v.declarer === null || v.phase !== "play") return null;
+  if (seat === v.declarer) return 6;
+  if (v.defenders.includes(seat)) return v.defenders.length === 2 ? 2 : 4;
+  return null;
+}
+
+function seatPanel(s, v, position, said) {
+  const n = names();
+  const isTurn = v.to_move === s.seat;
+  const status = s.kind === "bot" ? "bot" : !s.taken ? "free" : s.online ? "online" : s.standin ? "standin" : "offline";
+  const statusText = {
+    bot: t("statusBot", { bot: botLabel(s.bot) }), free: t("statusFree"),
+    online: t("statusOnline"), offline: t("statusOffline"), standin: t("statusStandin"),
+  }[status];
+  const badges = [];
+  if (v.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: t("dealer") }, t("dealerShort")));
+  if (v.declarer === s.seat) badges.push(el("span", { class: "badge role" }, t("declarer")));
+  const need = needs(v, s.seat);
+  const stats = [el("span", {}, t("totalShort", { n: num(v.totals[s.seat]) }))];
+  if (v.phase === "play" || v.tricks.some((x) => x > 0)) {
+    stats.push(el("span", {}, need ? t("tricksOfNeeded", { n: v.tricks[s.seat], need }) : t("tricksShort", { n: v.tricks[s.seat] })));
+  }
+  const backs = position === "me" && state.you === s.seat ? null
+    : el("span", { class: "backs", "aria-label": t("cardsInHand", { n: v.hand_sizes[s.seat] }) },
+      Array.from({ length: Math.min(v.hand_sizes[s.seat], 12) }, () => cardBack("mini")));
+  let form = null;
+  if (state.you === null && !s.taken && s.kind === "human") {
+    form = el("form", { class: "seat-form", "data-testid": "seat-form", onsubmit: (e) => takeSeat(s.seat, e) },
+      el("label", { for: `seat-name-${s.seat}`, class: "sr-only" }, t("yourName")),
+      el("input", {
+        id: `seat-name-${s.seat}`, "data-testid": "seat-name", maxlength: 40, autocomplete: "nickname",
+        placeholder: t("yourName"), value: live.seatNames[s.seat] || savedName(),
+        oninput: (e) => { live.seatNames[s.seat] = e.target.value; },
+      }),
+      el("button", { type: "submit", class: "primary", "data-testid": "take-seat" }, t("takeSeat")));
+  }
+  const mine = state.you === s.seat;
+  return el("div", {
+    class: `seat-panel ${position} ${isTurn ? "turn" : ""} ${mine ? "mine" : ""}`,
+    "data-seat": s.seat, "data-status": status, "aria-current": isTurn ? "true" : null,
+  },
+  el("div", { class: "seat-head" },
+    el("span", { class: "dot", style: `background:${SEAT_COLORS[s.seat]}`, "aria-hidden": "true" }),
+    el("strong", { class: "seat-name" }, n[s.seat]),
+    mine ? el("span", { class: "badge you" }, t("you")) : null,
+    badges,
+    isTurn && !mine ? el("span", { class: "badge turn-badge" }, t("toPlay")) : null),
+  el("div", { class: "seat-line" }, el("span", {
+    class: `presence ${status}`, title: s.kind === "bot" ? botDescription(s.bot) || null : null,
+  }, statusText), stats),
+  said || backs ? el("div", { class: "seat-extra" }, said ? el("span", { class: "bubble" }, said) : null, backs) : null,
+  form);
+}
+
+/** The turn line for ``view``, read out when the turn comes to this page's seat. */
+export function turnAnnouncement(view) {
+  state = live.state;
+  return turnText(view);
+}
+
+function turnText(v) {
+  const n = names();
+  if (state.winners.length) return t("gameOver");
+  if (v.to_move === null) return "";
+  if (state.you !== null && v.to_move === state.you) return t(`yourTurn_${v.phase}`);
+  return t("waitingFor", { name: n[v.to_move], what: t(`phase_${v.phase}`) });
+}
+
+function trickView(v) {
+  const [me, left, right] = layout();
+  const pos = { [me]: "me", [left]: "left", [right]: "right" };
+  const n = names();
+  let plays = v.trick, caption = null, previous = false;
+  if (!plays.length && v.last_trick && v.phase === "play") {
+    plays = v.last_trick.plays;
+    previous = true;
+    caption = t("wonBy", { name: n[v.last_trick.winner] });
+  }
+  return el("div", { class: `trick ${previous ? "previous" : ""}`, "data-testid": "trick", "aria-label": t("trick") },
+    plays.map((p) => el("div", { class: `play at-${pos[p.seat]}` }, cardNode(p.card),
+      el("span", { class: "who" }, n[p.seat]))),
+    caption ? el("div", { class: "caption" }, caption) : null);
+}
+
+function lastTrickView(v) {
+  // before the first card of a deal, the last trick is the previous deal's final one
+  const last = v.last_trick || (v.history.some((h) => h.type === "play") ? null : state.previous_trick);
+  if (!last) return null;
+  v = { ...v, last_trick: last };
+  const n = names();
+  return el("div", { class: "last-trick" },
+    el("button", {
+      type: "button", "data-testid": "last-trick-toggle", "aria-expanded": String(live.showLast),
+      onclick: () => { live.showLast = !live.showLast; rerender(); },
+    }, live.showLast ? t("hideLastTrick") : t("showLastTrick")),
+    live.showLast ? el("div", { class: "last-trick-cards", "data-testid": "last-trick" },
+      v.last_trick.plays.map((p) => el("div", { class: "play" }, cardNode(p.card, { size: "small" }),
+        el("span", { class: "who" }, n[p.seat]))),
+      el("span", { class: "caption" }, t("wonBy", { name: n[v.last_trick.winner] }))) : null);
+}
+
+function centerView(v) {
+  const n = names();
+  const parts = [];
+  if (v.contract) {
+    parts.push(el("p", { class: "contract", "data-testid": "contract" },
+      t("declares", { name: n[v.declarer], contract: word(v.contract) })));
+  } else if (v.declarer !== null) {
+    parts.push(el("p", { class: "contract" }, t("declarerIs", {
+      name: n[v.declarer], contract: v.high_bid ? word(v.high_bid) : t("allPassed"),
+    })));
+  } else if (v.high_bid) {
+    parts.push(el("p", { class: "contract" }, t("highestBid", { contract: word(v.high_bid) })));
+  }
+  if (v.phase === "auction") {
+    parts.push(el("div", { class: "prikup-backs" }, el("span", { class: "label" }, GAME.prikup), cardBack(), cardBack()));
+    if (state.sheet.length) parts.push(lastDealSummary());
+  } else if (v.phase === "discard" || v.phase === "trump") {
+    if (v.prikup) {
+      parts.push(el("div", { class: "prikup", "data-testid": "prikup" }, el("span", { class: "label" }, GAME.prikup),
+        sortCards(v.prikup).map((c) => cardNode(c))));
+    } else {
+      parts.push(el("p", {}, t(v.phase === "discard" ? "takesPrikup" : "namingTrump", { name: n[v.declarer], prikup: GAME.prikup })));
+    }
+  } else if (v.phase === "defence") {
+    parts.push(el("p", {}, t("defenceNow")));
+  } else if (v.phase === "play") {
+    parts.push(trickView(v));
+  } else if (v.phase === "over" && state.sheet.length) {
+    parts.push(lastDealSummary());
+  }
+  return el("div", { class: "center" }, parts);
+}
+
+function lastDealSummary() {
+  const row = state.sheet[state.sheet.length - 1];
+  const n = names();
+  return el("div", { class: "deal-summary", "data-testid": "last-deal" },
+    el("strong", {}, t("dealNOver", { n: row.deal })), " ", outcomeText(row, n),
+    el("ul", {}, row.scores.map((sc, i) => el("li", {}, `${n[i]}: ${signed(sc)}`))));
+}
+
+function handView(v) {
+  const you = state.you;
+  if (you === null) return null;
+  const myTurn = v.to_move === you;
+  const legal = new Set(v.legal);
+  const prikup = new Set(v.prikup || []);
+  const cards = sortCards(v.hand);
+  const discarding = myTurn && v.phase === "discard";
+  let lastSuit = null;
+  const nodes = [];
+  for (const c of cards) {
+    if (lastSuit !== null && c[1] !== lastSuit) nodes.push(el("span", { class: "suit-gap", "aria-hidden": "true" }));
+    lastSuit = c[1];
+    const extra = discarding && prikup.has(c) ? "from-prikup" : "";
+    if (discarding) {
+      nodes.push(cardNode(c, {
+        button: true, selected: live.selected.includes(c), legal: true, extra, disabled: live.pending,
+        onclick: () => {
+          live.selected = live.selected.includes(c) ? live.selected.filter((x) => x !== c) : [...live.selected, c].slice(-2);
+          rerender();
+        },
+      }));
+    } else {
+      const playable = myTurn && v.phase === "play" && legal.has(`play ${c}`);
+      nodes.push(cardNode(c, {
+        button: true, legal: playable, disabled: !playable || live.pending,
+        onclick: playable ? () => act(`play ${c}`) : undefined,
+      }));
+    }
+  }
+  return el("div", { class: "hand-area" },
+    el("h2", { class: "sr-only" }, t("yourHand")),
+    el("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": t("yourHand"),
+      style: `--n: ${Math.max(cards.length, 2)}` },
+      nodes.length ? nodes : el("span", { class: "muted" }, t("noCards"))));
+}
+
+function actionsView(v) {
+  const you = state.you;
+  if (you === null || v.to_move !== you || v.phase === "play") {
+    return el("div", { class: "actions", "data-testid": "actions" });
+  }
+  const box = el("div", { class: "actions", "data-testid": "actions", role: "group", "aria-label": t("yourMove") });
+  if (v.phase === "discard") {
+    box.append(el("p", { class: "hint" }, t("discardHint", { n: live.selected.length, prikup: GAME.prikup })),
+      el("button", {
+        type: "button", class: "primary", "data-action": "discard", "data-testid": "confirm-discard",
+        disabled: live.selected.length !== 2 || live.pending, onclick: () => act(`discard ${live.selected.join(" ")}`),
+      }, t("confirmDiscard")));
+    return box;
+  }
+  const hint = { auction: "auctionHint", trump: "trumpHint", defence: "defenceHint" }[v.phase];
+  if (hint) {
+    box.append(el("p", { class: "hint" }, t(hint, {
+      name: v.declarer !== null ? names()[v.declarer] : "", contract: v.contract ? word(v.contract) : "",
+      whist: GAME.whist,
+    })));
+  }
+  const row = el("div", { class: "buttons" });
+  for (const a of v.legal) {
+    const kind = a.split(" ")[0];
+    row.append(el("button", {
+      type: "button", class: kind === "pass" || kind === "surrender" ? "secondary" : "primary",
+      "data-action": a, disabled: live.pending, onclick: () => act(a),
+    }, actionLabel(a)));
+  }
+  box.append(row);
+  return box;
+}
+
+function historyView(v) {
+  const n = names();
+  const items = [];
+  let stage = "auction";
+  for (const h of v.history) {
+    if (h.type === "play") continue;
+    let text;
+    if (h.type === "bid") text = word(h.value);
+    else if (h.type === "pass") text = stage === "defence" ? t("passDefence") : t("pass");
+    else if (h.type === "discard") {
+      text = h.hidden ? t("discardsTwo") : [t("yourDiscard"), " ", el("span", { class: "discard-shown" },
+        sortCards(h.cards).map((c) => cardNode(c, { size: "tiny" })))];
+      stage = "discard";
+    }
+    else if (h.type === "trump") { text = t("namesTrump", { contract: word(h.value) }); stage = "defence"; }
+    else if (h.type === "surrender") text = t("surrenders");
+    else if (h.type === "whist") text = GAME.whist;
+    items.push(el("li", { "data-event": h.type },
+      el("span", { class: "dot", style: `background:${SEAT_COLORS[h.seat]}`, "aria-hidden": "true" }),
+      el("span", { class: "who" }, n[h.seat]), " ", el("span", { class: "what" }, text)));
+  }
+  return el("section", { class: "panel log" }, el("h2", {}, t("auction")),
+    items.length ? el("ol", { "data-testid": "auction" }, items) : el("p", { class: "muted" }, t("noBidsYet")));
+}
+
+function endView() {
+  if (!state.winners.length) return null;
+  const n = names();
+  const who = state.winners.map((w) => n[w]).join(t("and"));
+  return el("section", { class: "panel game-over", "data-testid": "game-over", role: "status" },
+    el("h1", {}, t("gameOver")),
+    el("p", { class: "winners", "data-testid": "winners" },
+      t(state.winners.length > 1 ? "winnersShare" : "winnerWins", { names: who })),
+    el("ol", { class: "final" }, [0, 1, 2].sort((a, b) => state.view.totals[b] - state.view.totals[a])
+      .map((s) => el("li", {}, el("span", { class: "dot", style: `background:${SEAT_COLORS[s]}` }),
+        `${n[s]}: ${num(state.view.totals[s])}`))),
+    el("p", { class: "buttons" },
+      el("a", {
+        class: "button primary", href: `/api/tables/${live.tableId}/record`, download: `paston-${live.tableId}.json`,
+        "data-testid": "record-link",
+      }, t("downloadRecord")),
+      el("button", { type: "button", "data-testid": "rematch", onclick: rematch },
+        state.table.rematch ? t("joinRematch") : t("rematch")),
+      el("a", { class: "button", href: "/" }, t("backToLobby"))));
+}
+
+function inviteView() {
+  const link = `${location.origin}/t/${live.tableId}`;
+  const free = state.table.seats.some((s) => !s.taken);
+  return el("section", { class: "panel info" },
+    el("h1", { class: "table-name" }, state.table.name),
+    el("p", { class: "muted" }, state.you === null ? t("watching") : t("youAre", { name: names()[state.you] }),
+      " · ", t("targetShort", { n: state.table.rules.target })),
+    free ? el("div", { class: "invite" },
+      el("label", { for: "invite" }, t("inviteLink")),
+      el("div", { class: "invite-row" },
+        el("input", { id: "invite", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+        el("button", {
+          type: "button", "data-testid": "copy-invite",
+          onclick: async () => {
+            try { await navigator.clipboard.writeText(link); } catch { document.getElementById("invite").select(); }
+            live.copied = true;
+            rerender();
+            setTimeout(() => { live.copied = false; rerender(); }, 1500);
+          },
+        }, live.copied ? t("copied") : t("copy")))) : null);
+}
+
+/** Draw the table as last heard (or "connecting…" before the first state). */
+export function renderTable() {
+  state = live.state;
+  if (!state) {
+    app.replaceChildren(el("section", { class: "panel" }, el("p", {}, t("connecting"))));
+    return;
+  }
+  const v = state.view;
+  const [me, left, right] = layout();
+  const seats = state.table.seats;
+  const said = calls(v);
+  const myTurn = state.you !== null && v.to_move === state.you;
+  const board = el("section", {
+    class: `board panel ${myTurn ? "my-turn" : ""}`, "data-testid": "table",
+    "data-phase": v.phase, "data-version": state.version, "data-you": state.you === null ? "" : state.you,
+    "data-to-move": v.to_move === null ? "" : v.to_move, "data-my-turn": String(myTurn),
+    "data-tricks": v.tricks.reduce((a, b) => a + b, 0), "data-deals": state.sheet.length,
+    "aria-label": t("tableLabel"),
+  },
+  el("p", { class: `turn-line ${myTurn ? "mine" : ""}`, "data-testid": "turn" }, turnText(v)),
+  el("div", { class: "opponents" }, seatPanel(seats[left], v, "left", said[left]), seatPanel(seats[right], v, "right", said[right])),
+  el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
+  seatPanel(seats[me], v, "me", said[me]),
+  handView(v),
+  actionsView(v));
+  app.replaceChildren(el("div", { class: "table-layout" },
+    el("div", { class: "main-col" }, endView(), board),
+    el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
+}
