@@ -37,8 +37,9 @@ from paston.actions import (
     Action,
     Event,
 )
-from paston.cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, mask_indices
+from paston.cards import SUIT_MASKS, Card, mask_indices
 from paston.contracts import Contract, allowed_trumps
+from paston.deal_state import DealState
 from paston.dealing import (
     DeckRandom,
     check_deck,
@@ -51,7 +52,7 @@ from paston.dealing import (
 from paston.errors import IllegalActionError
 from paston.legality import why_illegal
 from paston.phases import Phase
-from paston.result import DealResult, Outcome, Redeal
+from paston.result import DealResult, Redeal
 from paston.rules import Rules
 from paston.tricks import Trick, playable
 from paston.views import DealView, seat_view
@@ -73,8 +74,6 @@ _AUCTION_CHOICES: tuple[tuple[Action, ...], ...] = tuple(
     (PASS, BIDS[level + 1]) for level in range(-1, 4)
 )  # indexed by high bid + 1
 _DEFENCE_CHOICES = (WHIST, PASS)
-_PHASES = tuple(Phase)
-_CONTRACTS = tuple(Contract)
 _TRUMP_CHOICES: tuple[tuple[Action, ...], ...] = tuple(
     (*(TRUMPS[c] for c in allowed_trumps(None if bid < 0 else Contract(bid))), SURRENDER)
     for bid in range(-1, 5)
@@ -86,60 +85,16 @@ def _plays_of_mask(mask: int) -> tuple[Action, ...]:
     return t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16 & 255] + t[3][mask >> 24 & 255]
 
 
-class Deal:
+class Deal(DealState):
     """One deal of Paston, from the dealt deck to the scores.
 
     Build with ``Deal(deck, dealer=…)`` or :meth:`Deal.random`. ``first_deal``
     selects the first-deal rules (R1.5, R2.1). A deal that must be dealt again
     ends at once in :attr:`Phase.REDEAL` with :attr:`redeal` giving the reason.
+    The state and every read-only question are in :class:`~paston.deal_state.DealState`.
     """
 
-    __slots__ = (
-        "__weakref__",
-        "_answers",
-        "_bid",
-        "_contract",
-        "_declarer",
-        "_defenders",
-        "_discard",
-        "_done",
-        "_hands",
-        "_high",
-        "_high_bidder",
-        "_in_auction",
-        "_lead_suit",
-        "_leader",
-        "_log",
-        "_n_active",
-        "_n_in",
-        "_next",
-        "_phase",
-        "_result",
-        "_to_move",
-        "_trick",
-        "_tricks",
-        "_tricks_memo",
-        "_trump",
-        "_win_card",
-        "_win_seat",
-        "dealer",
-        "dealt",
-        "deck",
-        "first_bidder",
-        "first_deal",
-        "prikup",
-        "redeal",
-        "rules",
-    )
-
-    rules: Rules
-    dealer: int
-    deck: tuple[int, ...]
-    first_deal: bool
-    dealt: tuple[int, int, int]
-    prikup: int
-    first_bidder: int | None
-    redeal: Redeal | None
+    __slots__ = ()
 
     def __init__(
         self,
@@ -167,22 +122,22 @@ class Deal:
         self._contract = -1
         self._trump = -1
         self._discard = 0
-        self._answers: list[bool] = []
-        self._defenders: tuple[int, ...] = ()
+        self._answers = []
+        self._defenders = ()
         self._next = [1, 2, 0]
         self._n_active = 3
-        self._trick: list[int] = []
+        self._trick = []
         self._leader = -1
         self._lead_suit = -1
         self._win_seat = -1
         self._win_card = -1
         self._tricks = [0, 0, 0]
-        self._done: list[tuple[int, tuple[int, ...], int]] = []
-        self._log: list[Event] = []
+        self._done = []
+        self._log = []
         # memo of the finished tricks: an immutable tuple replaced (never changed) as the
         # deal goes on, so a clone may share it
-        self._tricks_memo: tuple[int, tuple[Trick, ...]] = (0, ())
-        self._result: DealResult | None = None
+        self._tricks_memo = (0, ())
+        self._result = None
         self.redeal = None
         self.first_bidder = None
         if any(has_spade_sequence(h) for h in self.dealt):
@@ -210,146 +165,6 @@ class Deal:
         self.redeal = reason
         self._phase = _REDEAL
         self._to_move = -1
-
-    # --- read-only state -----------------------------------------------------------
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return _PHASES[self._phase]
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to act, or ``None`` when the deal is over or void."""
-        return self._to_move if self._phase < _OVER else None
-
-    @property
-    def is_over(self) -> bool:
-        """True once the deal is scored or void (redeal)."""
-        return self._phase >= _OVER
-
-    @property
-    def declarer(self) -> int | None:
-        """The declarer, once the auction has ended."""
-        return self._declarer if self._declarer >= 0 else None
-
-    @property
-    def high_bid(self) -> Contract | None:
-        """The highest bid so far (``None`` before any bid)."""
-        return _CONTRACTS[self._high] if self._high >= 0 else None
-
-    @property
-    def contract(self) -> Contract | None:
-        """The named trump contract, once named."""
-        return Contract(self._contract) if self._contract >= 0 else None
-
-    @property
-    def defenders(self) -> tuple[int, ...]:
-        """Seats that said whist (final once the defence phase is over)."""
-        return self._defenders
-
-    @property
-    def in_auction(self) -> tuple[bool, bool, bool]:
-        """Which seats have not passed in the auction."""
-        a = self._in_auction
-        return a[0], a[1], a[2]
-
-    @property
-    def whist_answers(self) -> tuple[bool, ...]:
-        """The whist (True) / pass (False) answers given so far, in order."""
-        return tuple(self._answers)
-
-    @property
-    def active(self) -> tuple[int, ...]:
-        """Seats that play cards (empty until play begins)."""
-        if self._phase < _PLAY or (self._result is not None and self._result.outcome is not Outcome.PLAYED):
-            return ()
-        return (self._declarer, *self._defenders)
-
-    def hand(self, seat: int) -> CardSet:
-        """The seat's current cards (the full state: hidden information included)."""
-        return CardSet(self._hands[seat])
-
-    def hand_mask(self, seat: int) -> int:
-        """The seat's current cards as a mask."""
-        return self._hands[seat]
-
-    @property
-    def discard(self) -> CardSet:
-        """The declarer's discard (empty before it is made)."""
-        return CardSet(self._discard)
-
-    @property
-    def tricks(self) -> tuple[int, int, int]:
-        """Tricks taken per seat so far."""
-        t = self._tricks
-        return t[0], t[1], t[2]
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        """The trick in progress: ``(seat, card)`` in order of play."""
-        seat = self._leader
-        out = []
-        for c in self._trick:
-            out.append((seat, ALL_CARDS[c]))
-            seat = self._next[seat]
-        return tuple(out)
-
-    @property
-    def completed_tricks(self) -> tuple[Trick, ...]:
-        """The finished tricks in order."""
-        n, known = self._tricks_memo
-        if n == len(self._done):
-            return known
-        out = list(known)
-        for leader, cards, winner in self._done[n:]:
-            seat = leader
-            plays = []
-            for c in cards:
-                plays.append((seat, ALL_CARDS[c]))
-                seat = self._next[seat]
-            out.append(Trick(leader, tuple(plays), winner))
-        self._tricks_memo = (len(self._done), tuple(out))
-        return self._tricks_memo[1]
-
-    @property
-    def trump_suit(self) -> int | None:
-        """The trump suit (0–3) once named."""
-        return self._trump if self._trump >= 0 else None
-
-    @property
-    def played_mask(self) -> int:
-        """Every card played so far, as a mask."""
-        m = 0
-        for _leader, cards, _winner in self._done:
-            for c in cards:
-                m |= 1 << c
-        for c in self._trick:
-            m |= 1 << c
-        return m
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """Every applied action in order."""
-        return tuple(self._log)
-
-    @property
-    def event_count(self) -> int:
-        """How many actions have been applied."""
-        return len(self._log)
-
-    def events_since(self, start: int) -> tuple[Event, ...]:
-        """The actions applied from index ``start`` on."""
-        return tuple(self._log[start:])
-
-    @property
-    def result(self) -> DealResult | None:
-        """The result, once the deal is scored."""
-        return self._result
-
-    @property
-    def scores(self) -> tuple[int, int, int] | None:
-        """The deal scores, once the deal is scored."""
-        return self._result.scores if self._result is not None else None
 
     # --- legality -----------------------------------------------------------------
     def legal_actions(self) -> tuple[Action, ...]:
@@ -616,22 +431,7 @@ class Deal:
             deal.apply(event.action, event.seat)
         yield deal, None
 
-    # --- copies and views -----------------------------------------------------------
-    def clone(self) -> Deal:
-        """An independent copy (cheap: shares immutable parts)."""
-        new = object.__new__(Deal)
-        for name in _SHARED_SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
-        new._hands = self._hands.copy()
-        new._in_auction = self._in_auction.copy()
-        new._answers = self._answers.copy()
-        new._next = self._next.copy()
-        new._trick = self._trick.copy()
-        new._tricks = self._tricks.copy()
-        new._done = self._done.copy()
-        new._log = self._log.copy()
-        return new
-
+    # --- views ----------------------------------------------------------------------
     def view(self, seat: int, totals: tuple[int, int, int] = (0, 0, 0)) -> DealView:
         """What ``seat`` may know now (built by :mod:`paston.views`, which owns what is hidden)."""
         return seat_view(self, seat, totals)
@@ -639,10 +439,3 @@ class Deal:
     def public_view(self, totals: tuple[int, int, int] = (0, 0, 0)) -> DealView:
         """What a spectator may know now."""
         return seat_view(self, None, totals)
-
-    def __repr__(self) -> str:
-        return f"<Deal dealer={self.dealer} phase={self.phase.name} to_move={self.to_move}>"
-
-
-_COPIED = {"_hands", "_in_auction", "_answers", "_next", "_trick", "_tricks", "_done", "_log", "__weakref__"}
-_SHARED_SLOTS = tuple(s for s in Deal.__slots__ if s not in _COPIED)
