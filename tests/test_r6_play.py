@@ -418,3 +418,22 @@ def test_r6_2_every_refusal_is_explained_and_changes_nothing():
                 assert str(info.value) == str(error)
                 assert (trial.phase, trial.to_move, trial.events, trial.tricks) == before[:4]
                 assert [trial.hand_mask(s) for s in range(3)] == before[4]
+
+
+def test_r6_3_engine_winners_agree_with_trick_winner():
+    """The engine's incremental winner (in Deal._play) is the one of tricks.trick_winner."""
+    import random
+
+    from paston.tricks import trick_winner
+
+    rng = random.Random(63)
+    checked = 0
+    for k in range(300):
+        deal = Deal.random(rng, dealer=k % 3)
+        while not deal.is_over:
+            deal.apply(rng.choice(deal.legal_actions()))
+        for trick in deal.completed_tricks:
+            cards = [c.index for _, c in trick.plays]
+            assert trick.plays[trick_winner(cards, deal.trump_suit)][0] == trick.winner
+            checked += 1
+    assert checked > 1000

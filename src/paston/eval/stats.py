@@ -89,7 +89,7 @@ def summarize(rows_by_deal: Sequence[Sequence[DealResultRow]], a: str, b: str) -
                 who.declared += 1
                 if row.outcome == Outcome.SURRENDER:
                     who.surrendered += 1
-                    who.contracts["surrender"] += 1
+                    who.contracts[str(Outcome.SURRENDER)] += 1
                 else:
                     who.contracts[row.contract or "?"] += 1
                     if row.outcome == Outcome.UNCONTESTED or row.tricks[row.declarer] >= 6:

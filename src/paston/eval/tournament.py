@@ -23,6 +23,7 @@ from paston.bots.base import make_player
 from paston.dealing import shuffled_deck
 from paston.match import Match
 from paston.record import to_record
+from paston.result import Outcome
 from paston.rules import Rules
 
 ARRANGEMENT_COUNT = 6
@@ -41,7 +42,7 @@ class DealResultRow:
     arrangement: tuple[str, str, str]
     scores: tuple[int, int, int]
     declarer: int | None
-    outcome: str  # played, uncontested, surrender
+    outcome: Outcome
     contract: str | None
     defenders: tuple[int, ...]
     tricks: tuple[int, int, int]

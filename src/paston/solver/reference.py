@@ -22,31 +22,21 @@ from __future__ import annotations
 
 from functools import cache
 
-from paston.cards import SUIT_MASKS
 from paston.rules import Rules
 from paston.scoring import played_scores
 from paston.solver.position import Position, PositionError
+from paston.tricks import playable, trick_winner
 
 Hands = tuple[int, int, int]
 
 
 def _legal(hand: int, trick: tuple[int, ...], trump: int) -> list[int]:
-    if trick:
-        follow = hand & SUIT_MASKS[trick[0] >> 3]
-        if follow:
-            hand = follow
-        elif hand & SUIT_MASKS[trump]:
-            hand = hand & SUIT_MASKS[trump]
-    return [i for i in range(32) if hand >> i & 1]
+    allowed = playable(hand, trick[0] >> 3 if trick else None, trump)
+    return [i for i in range(32) if allowed >> i & 1]
 
 
 def _winner(trick: tuple[int, ...], seats: list[int], trump: int) -> int:
-    best = 0
-    for i in range(1, len(trick)):
-        c, b = trick[i], trick[best]
-        if (c >> 3 == b >> 3 and c > b) or (c >> 3 == trump and b >> 3 != trump):
-            best = i
-    return seats[best]
+    return seats[trick_winner(trick, trump)]
 
 
 class _Game:
