@@ -18,8 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from paston.rules import Rules
+from paston.server.connection import Connection
 from paston.server.db import make_engine, migrate, session_factory
-from paston.server.tables import Connection, TableManager
+from paston.server.manager import TableManager
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -35,7 +37,7 @@ async def run(args: argparse.Namespace) -> None:
         sent += len(text)
 
     def new_table() -> tuple[str, list[Connection]]:
-        table = manager.create("bench", {}, [{"kind": "human"}] * 3)
+        table = manager.create("bench", Rules(), [{"kind": "human"}] * 3)
         conns = [Connection(send=count, seat=s, updates=True) for s in (0, 1, 2, None)]
         for c in conns:
             c.start()

@@ -29,12 +29,14 @@ from typing import Any
 
 from rich.progress import track
 
+from paston.rules import Rules
 from paston.server.db import TableRow, make_engine, migrate, session_factory
-from paston.server.tables import TableManager
+from paston.server.manager import TableManager
+from paston.server.storage import TableStore
 
 
 async def play(manager: TableManager, rng: random.Random, *, target: int, finish: bool) -> str:
-    table = manager.create("history", {"target": target}, [{"kind": "human"}] * 3)
+    table = manager.create("history", Rules(target=target), [{"kind": "human"}] * 3)
     moves = 0 if finish else rng.randrange(1, 20)
     while not table.finished and (finish or moves > 0):
         seat = table.match.to_move
@@ -79,9 +81,10 @@ async def run(args: argparse.Namespace) -> None:
     )
 
     def rebuild_all() -> list[Any]:
-        everything = TableManager(sessions, bot_delay=0.0, keep_finished=10**9)
-        with everything.sessions() as session:
-            return [everything._rebuild(session, row) for row in session.query(TableRow).all()]
+        store = TableStore(sessions)
+        with sessions() as session:
+            ids = [row.id for row in session.query(TableRow).all()]
+        return [store.load(table_id) for table_id in ids]
 
     seconds, size = measured(rebuild_all)
     print(
@@ -99,12 +102,13 @@ async def run(args: argparse.Namespace) -> None:
     times = []
     for table_id in rng.sample(finished, min(50, len(finished))):
         restarted.tables.pop(table_id, None)
-        restarted._finished.pop(table_id, None)
+        restarted.finished_games.forget(table_id)
         start = time.perf_counter()
         restarted.get(table_id)
         times.append(time.perf_counter() - start)
     print(f"a finished game loaded on demand: median {statistics.median(times) * 1e3:.2f} ms")
-    print(f"finished games in memory now: {len(restarted._finished)} (limit {restarted.keep_finished})")
+    kept = restarted.finished_games
+    print(f"finished games in memory now: {len(kept)} (limit {kept.keep})")
     restarted.log.close()
     engine.dispose()
 

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from paston.rules import Rules
 from paston.server.app import create_app
-from paston.server.tables import TableManager
+from paston.server.manager import TableManager
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 3
 
@@ -170,8 +171,8 @@ def test_a_connection_never_joins_a_game_that_left_memory(tmp_path: Path) -> Non
     # the manager holds, never a dropped copy.
     import asyncio
 
+    from paston.server.connection import Connection
     from paston.server.db import make_engine, migrate, session_factory
-    from paston.server.tables import Connection
 
     async def scenario() -> None:
         engine = make_engine(f"sqlite:///{tmp_path / 'race.db'}")
@@ -184,13 +185,13 @@ def test_a_connection_never_joins_a_game_that_left_memory(tmp_path: Path) -> Non
             await save(row)
 
         manager.log.append_durably = slow_save  # type: ignore[method-assign]
-        table = manager.create("race", {"target": 10}, BOTS)
+        table = manager.create("race", Rules(target=10), BOTS)
         manager.schedule_bots(table)
         stop = False
 
         async def other_traffic() -> None:
             while not stop:
-                manager._trim()
+                manager.finished_games.trim()
                 await asyncio.sleep(0)
 
         async def ignore(text: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from paston.server.tables import MAX_OUTBOX, Connection
+from paston.server.connection import MAX_OUTBOX, Connection
 from test_server_ws import HUMANS, client, db_url, known_codes, new_table, receive_state, take
 
 __all__ = ["client", "db_url"]  # the fixtures, shared with test_server_ws

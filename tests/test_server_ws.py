@@ -299,7 +299,7 @@ def test_bots_fill_seats_and_play_on_the_server(client: TestClient) -> None:
 def test_deck_commitments_are_revealed_after_each_deal(client: TestClient) -> None:
     import hashlib
 
-    from paston.server.tables import deck_from_seed
+    from paston.server.decks import deck_from_seed
 
     table = new_table(client, [{"kind": "bot", "bot": "random"}] * 3, target=10)
     with client.websocket_connect(f"/ws/tables/{table}") as ws:

@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from types import MappingProxyType
 from typing import Any, Literal
 
 from paston.errors import RulesError
@@ -27,6 +29,16 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "all_pass_declarer": ("spade-jack", "first-bidder"),
     "second_dealer": ("first-bidder", "rotate"),
 }
+
+RULE_CHOICES: Mapping[str, tuple[object, ...]] = MappingProxyType(_CHOICES)
+"""The allowed values of each variant switch (all but ``target``), the default first.
+
+>>> RULE_CHOICES["surrender_bonus"]
+(2, 0)
+"""
+
+TARGET_RANGE: tuple[int, int] = (1, 100_000)
+"""The smallest and largest ``target`` a rule set may have (R8.3)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -53,12 +65,13 @@ class Rules:
             if value not in allowed or type(value) is not type(allowed[0]):
                 shown = ", ".join(repr(a) for a in allowed)
                 raise RulesError(f"rule {key} must be one of {shown}, not {value!r}")
-        if type(self.target) is not int or not 1 <= self.target <= 100_000:
-            raise RulesError(f"rule target must be an integer from 1 to 100000, not {self.target!r}")
+        low, high = TARGET_RANGE
+        if type(self.target) is not int or not low <= self.target <= high:
+            raise RulesError(f"rule target must be an integer from {low} to {high}, not {self.target!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """The ``rules`` object of a record (all five keys)."""
-        return asdict(self)
+        return {name: getattr(self, name) for name in _FIELDS}
 
     @classmethod
     def from_dict(cls, data: object) -> Rules:
@@ -111,7 +124,7 @@ class Rules:
         return ", ".join(f"{k}={v}" for k, v in self.to_dict().items())
 
 
-_FIELDS = ("lone_defender", "surrender_bonus", "all_pass_declarer", "second_dealer", "target")
+_FIELDS = tuple(f.name for f in fields(Rules))
 
 PRESETS: dict[str, Rules] = {
     "spanish": Rules(),

@@ -20,13 +20,14 @@ def serve(
     ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
+    import contextlib
     import gc
     import socket
 
     import uvicorn
 
     from paston.server.app import create_app
-    from paston.server.db import default_database_url
+    from paston.server.db import DatabaseError, default_database_url, display_url, open_database
 
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -35,14 +36,20 @@ def serve(
         except OSError as err:
             fail(f"cannot listen on {host}:{port} ({err.strerror}); choose another --port or --host", 2)
     url = database_url or default_database_url()
-    try:
+    try:  # opened and migrated before the server starts: a bad database is one line, not a traceback
+        open_database(url).dispose()
         app = create_app(url, bot_delay=bot_delay)
-    except Exception as err:
-        fail(f"cannot use the database {url!r}: {err}", 2)
-    print(
-        f"Paston is running: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
-    )
-    print(f"Data: {url}")
+    except DatabaseError as err:
+        fail(str(err), 2)
+    address = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:  # the tables are loaded and the socket listens
+                print(f"Paston is running: open {address}", flush=True)
+                print(f"Data: {display_url(url)}", flush=True)
+
     # Garbage collection tuned for a server: what exists now (code, libraries) is
     # frozen out of every later collection, and young objects are collected less
     # often, so a full collection (which pauses every table) is rarer and shorter.
@@ -50,4 +57,10 @@ def serve(
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
     # updates are small: compressing each costs more time than it saves bytes
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+    server = Server(
+        uvicorn.Config(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        fail(f"the server could not start on {host}:{port}", 2)

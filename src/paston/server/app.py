@@ -21,7 +21,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlparse
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
@@ -29,13 +29,16 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from paston.bots.base import PLAYERS, player_choices
-from paston.errors import RecordError
+from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
+from paston.errors import RecordError, RulesError
 from paston.record import loads as record_loads
-from paston.rules import _CHOICES, PRESETS, Rules
+from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
+from paston.server.cache import KEEP_FINISHED
+from paston.server.connection import Connection
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
+from paston.server.errors import TableError
+from paston.server.manager import TableManager
 from paston.server.replay import replay_steps
-from paston.server.tables import KEEP_FINISHED, Connection, TableError, TableManager
 
 MAX_MESSAGE_BYTES = 4096
 MAX_RECORD_BYTES = 2_000_000
@@ -73,10 +76,20 @@ ClientMessage = Annotated[Hello | Act | Sync | Ping, Field(discriminator="type")
 _MESSAGE = TypeAdapter(ClientMessage)
 
 
+if TYPE_CHECKING:
+    BotName = str
+else:  # the names of the registry of computer players (paston.bots.base.PLAYERS)
+    BotName = Literal[PLAYER_NAMES]
+_LEVELS = [level for p in PLAYERS for level in p.levels] or [1]
+
+
 class SeatSpec(_Strict):
+    """A seat of a new table: a person, or a computer player of the registry (which of
+    its levels it has is checked against the registry when the table is made)."""
+
     kind: Literal["human", "bot"]
-    bot: Literal["random", "heuristic", "pimc"] | None = None
-    level: Annotated[int, Field(ge=1, le=5)] | None = None
+    bot: BotName | None = None
+    level: Annotated[int, Field(ge=min(_LEVELS), le=max(_LEVELS))] | None = None
 
 
 class CreateTable(_Strict):
@@ -94,6 +107,34 @@ class TakeSeat(_Strict):
     name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
+def meta() -> dict[str, Any]:
+    """What a client needs to offer the choices of a new table: the computer players
+    and the rule switches, with their values, defaults and presets (``GET /api/meta``).
+
+    >>> meta()["rules"]["switches"]["lone_defender"], meta()["rules"]["target"]["default"]
+    (['graded', 'flat'], 121)
+    """
+    low, high = TARGET_RANGE
+    return {
+        "players": [p.to_dict() for p in PLAYERS],
+        "player_choices": list(player_choices()),
+        "rules": {
+            "switches": {key: list(values) for key, values in RULE_CHOICES.items()},
+            "target": {"min": low, "max": high, "default": Rules().target},
+            "defaults": Rules().to_dict(),
+            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+        },
+    }
+
+
+def rules_of(data: dict[str, Any]) -> Rules:
+    """A new table's rules from its JSON object (absent switches take the defaults)."""
+    try:
+        return Rules.from_dict(data)
+    except RulesError as err:
+        raise TableError("bad-rules", str(err)) from None
+
+
 def _error(code: str, message: str, rule: str | None = None, **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if rule:
@@ -105,25 +146,6 @@ def _error(code: str, message: str, rule: str | None = None, **extra: Any) -> di
 def _http_error(err: TableError) -> JSONResponse:
     status = {"no-table": 404, "seat-taken": 409, "game-not-over": 409}.get(err.code, 400)
     return JSONResponse({"error": {"code": err.code, "message": str(err)}}, status_code=status)
-
-
-def meta() -> dict[str, Any]:
-    """What the browser builds its create-table form from: the computer players with
-    their levels, every player choice, the rule switches, the target's range, the presets.
-
-    >>> meta()["rules"]["presets"]["short"]["target"]
-    61
-    """
-    return {
-        "players": [p.to_dict() for p in PLAYERS],
-        "player_choices": list(player_choices()),
-        "rules": {
-            "switches": {key: list(values) for key, values in _CHOICES.items()},
-            "target": {"min": 1, "max": 100_000, "default": Rules().target},
-            "defaults": Rules().to_dict(),
-            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
-        },
-    }
 
 
 def create_app(
@@ -162,7 +184,7 @@ def create_app(
 
     # --- lobby API ----------------------------------------------------------------------
     @app.get("/api/meta")
-    async def api_meta() -> dict[str, Any]:
+    async def server_meta() -> dict[str, Any]:
         return meta()
 
     @app.get("/api/tables")
@@ -173,7 +195,7 @@ def create_app(
     async def create_table(body: CreateTable) -> dict[str, Any]:
         table = manager.create(
             body.name,
-            body.rules,
+            rules_of(body.rules),
             [s.model_dump() for s in body.seats],
             takeover_seconds=body.takeover_seconds,
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -26,8 +27,18 @@ from sqlalchemy import (
     event,
     insert,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+from paston.errors import PastonError
+
+
+class DatabaseError(PastonError):
+    """The database cannot be opened or used; the message names it (password hidden)
+    and the problem, in one line."""
+
+    code = "database"
 
 
 def default_data_dir() -> Path:
@@ -50,6 +61,53 @@ def normalize_url(url: str) -> str:
     if url.startswith("postgres://"):
         return "postgresql+psycopg://" + url[len("postgres://") :]
     return url
+
+
+def display_url(url: str) -> str:
+    """The URL as it may be shown: any password replaced by ``***``.
+
+    >>> display_url("postgresql://ana:secret@db.example:5432/paston")
+    'postgresql://ana:***@db.example:5432/paston'
+    >>> display_url("sqlite:///data/paston.db")
+    'sqlite:///data/paston.db'
+    """
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: hide whatever stands between ':' and '@'
+        return re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", url)
+
+
+def _reason(err: BaseException, url: str) -> str:
+    """One line saying why the database at ``url`` could not be used."""
+    inner = err.orig if isinstance(err, DBAPIError) and err.orig is not None else err
+    lines = [line.strip() for line in str(inner).splitlines() if line.strip()]
+    reason = lines[0] if lines else type(inner).__name__
+    try:
+        parsed = make_url(normalize_url(url))
+    except Exception:
+        return reason
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(str(parsed.database)).parent
+        if not folder.is_dir():
+            return f"{reason} (the folder {folder} does not exist)"
+    return reason
+
+
+def open_database(url: str) -> Engine:
+    """An engine for ``url``, connected and migrated to the newest schema; raises
+    :class:`DatabaseError` (one line, password hidden) when the database cannot be used:
+    a server that cannot be reached, a folder that does not exist, a file that is not a
+    database."""
+    try:
+        engine = make_engine(url)
+    except Exception as err:
+        raise DatabaseError(f"cannot use the database {display_url(url)}: {_reason(err, url)}") from None
+    try:
+        migrate(engine)
+    except Exception as err:
+        engine.dispose()
+        raise DatabaseError(f"cannot open the database {display_url(url)}: {_reason(err, url)}") from None
+    return engine
 
 
 def now() -> datetime:
@@ -119,6 +177,10 @@ class ActionRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+#: Seconds to wait for a database server to answer a connection.
+CONNECT_TIMEOUT = 10
+
+
 def make_engine(url: str) -> Engine:
     """An engine for the URL. SQLite files get a busy timeout and write-ahead logging
     (a commit survives a crash of the server process; readers never block the writer)."""
@@ -137,7 +199,9 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # a server that cannot be reached fails in seconds, not after the system's long TCP timeout
+    timeout = {} if "connect_timeout" in make_url(url).query else {"connect_timeout": CONNECT_TIMEOUT}
+    return create_engine(url, pool_pre_ping=True, connect_args=timeout)
 
 
 class ActionLog:

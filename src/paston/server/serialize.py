@@ -6,14 +6,19 @@ Everything sent to a seat or a spectator is built here from a :class:`DealView`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from paston.actions import Action, Kind
 from paston.views import DealView, ViewEvent
 
 
 def action_json(seat: int, action: Action | None, kind: Kind) -> dict[str, Any]:
-    """A public action: a discard's cards are absent when hidden."""
+    """An action as a view holds it: ``action`` is ``None`` where the view hides it (another
+    seat's discard), and is then written ``"hidden": true``.
+
+    >>> action_json(1, None, Kind.DISCARD)
+    {'seat': 1, 'type': 'discard', 'hidden': True}
+    """
     out: dict[str, Any] = {"seat": seat, "type": kind.value}
     if action is None:
         out["hidden"] = True
@@ -31,9 +36,17 @@ def _event_json(e: ViewEvent) -> dict[str, Any]:
     return action_json(e.seat, e.action, e.kind)
 
 
-def public_history(view: DealView) -> list[dict[str, Any]]:
-    """The history as everybody may see it (another seat's discard hidden)."""
-    return [action_json(e.seat, None if e.kind is Kind.DISCARD else e.action, e.kind) for e in view.history]
+class PublicHistory(NamedTuple):
+    """The history of the public view (a spectator's), with its encoding: built once
+    per change and shared by every audience whose view holds the same entries."""
+
+    events: tuple[ViewEvent, ...]
+    encoded: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, view: DealView) -> PublicHistory:
+        """The public history of a public view (``match.view(None)``), encoded as it is."""
+        return cls(view.history, [_event_json(e) for e in view.history])
 
 
 def last_event_json(view: DealView) -> dict[str, Any]:
@@ -41,23 +54,27 @@ def last_event_json(view: DealView) -> dict[str, Any]:
     return _event_json(view.history[-1])
 
 
-def view_json(
-    view: DealView, public: list[dict[str, Any]] | None = None, *, history: bool = True
-) -> dict[str, Any]:
-    """A seat's (or a spectator's) view of the current deal. ``public`` may give the
-    public history already encoded (shared by every audience of one change);
-    ``history=False`` leaves the history out (an update carries only what is new)."""
-    if not history:
-        return _view_fields(view)
-    if public is None:
-        history_list = [_event_json(e) for e in view.history]
-    else:
-        history_list = [
-            _event_json(e) if e.kind is Kind.DISCARD and e.action is not None else public[i]
-            for i, e in enumerate(view.history)
-        ]
+def _history_json(view: DealView, public: PublicHistory | None) -> list[dict[str, Any]]:
+    """A view's history encoded as it is; entries equal to the public history's reuse its
+    encoding."""
+    if public is None or len(public.events) != len(view.history):
+        return [_event_json(e) for e in view.history]
+    if view.history is public.events:
+        return list(public.encoded)
+    return [
+        shared if e == p else _event_json(e)
+        for e, p, shared in zip(view.history, public.events, public.encoded, strict=True)
+    ]
+
+
+def view_json(view: DealView, public: PublicHistory | None = None, *, history: bool = True) -> dict[str, Any]:
+    """A seat's (or a spectator's) view of the current deal, encoded as it is. ``public``
+    may give the public history already encoded (shared by every audience of one
+    change); ``history=False`` leaves the history out (an update carries only what is
+    new)."""
     out = _view_fields(view)
-    out["history"] = history_list
+    if history:
+        out["history"] = _history_json(view, public)
     return out
 
 

@@ -1,0 +1,66 @@
+"""A WebSocket client of a table and its outbox: messages go out in order, by one
+sender task, so a slow client never holds up a table."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+Send = Callable[[str], Awaitable[None]]
+
+#: Messages a connection may have waiting to be sent before it is dropped as too slow.
+MAX_OUTBOX = 500
+
+
+@dataclass(eq=False)
+class Connection:
+    """A WebSocket connected to a table: a seat, or a spectator (``seat is None``).
+
+    Everything sent to it goes through its outbox, in order, by one sender task, so a
+    slow client never holds up a table. ``updates`` clients get one full ``state`` and
+    then ``update`` messages with what changed; the ``held_*`` fields say what the
+    client already holds.
+    """
+
+    send: Send
+    seat: int | None
+    updates: bool = False
+    held_version: int = -1  # -1: nothing yet (the next message is a full state)
+    held_deal: int = -1
+    held_table: dict[str, Any] = field(default_factory=dict)
+    held_game: tuple[int, bool, tuple[int, ...]] = (-1, False, ())
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+    closed: bool = False
+    hangup: Callable[[], Awaitable[None]] | None = None  # ends the socket of a client too far behind
+    hangup_task: asyncio.Future[None] | None = None
+
+    def start(self) -> None:
+        """Start the sender task (in the running event loop)."""
+        self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    def push(self, text: str) -> None:
+        """Queue a message; a client too far behind is dropped."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= MAX_OUTBOX:
+            self.close()
+            if self.hangup is not None:
+                self.hangup_task = asyncio.ensure_future(self.hangup())
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        """Stop sending (what is queued is dropped)."""
+        self.closed = True
+        self.outbox.put_nowait(None)
+
+    async def _drain(self) -> None:
+        while (text := await self.outbox.get()) is not None:
+            try:
+                await self.send(text)
+            except Exception:
+                self.closed = True
+                return

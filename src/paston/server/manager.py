@@ -1,0 +1,255 @@
+"""The tables of a server: one sequential executor per table over the action log.
+
+A table is a :class:`~paston.match.Match` rebuilt from the database (deal seeds and
+accepted actions). Commands are checked by the engine, committed to the database, then
+applied and broadcast, each audience getting only its own view.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from paston.actions import Action
+from paston.errors import ParseError
+from paston.match import Match
+from paston.record import to_record
+from paston.rules import Rules
+from paston.server.bots import BotRunner, seat_bots
+from paston.server.cache import KEEP_FINISHED, FinishedGames
+from paston.server.connection import Connection
+from paston.server.db import ActionLog, now
+from paston.server.errors import TableError
+from paston.server.messages import next_messages
+from paston.server.seating import new_token, person_name, seat_of_token, seats_from_specs
+from paston.server.storage import TableStore
+from paston.server.table import Table
+
+#: Command ids remembered per table, so a command sent twice is applied once.
+RECENT_COMMANDS = 1000
+
+
+class TableManager:
+    """The tables of a server, backed by the database. Every unfinished table is in
+    memory; finished games are loaded when asked for and at most ``keep_finished`` of
+    them stay (the least recently used without a connection are dropped first)."""
+
+    def __init__(
+        self, sessions: sessionmaker[Session], *, bot_delay: float = 0.6, keep_finished: int = KEEP_FINISHED
+    ) -> None:
+        self.store = TableStore(sessions)
+        self.log = ActionLog(sessions.kw["bind"])
+        self.tables: dict[str, Table] = {}
+        self.finished_games = FinishedGames(self.tables, keep_finished)
+        self.bot_runner = BotRunner(bot_delay, self._commit_bot, self.broadcast)
+
+    # --- loading --------------------------------------------------------------------------
+    def load_all(self) -> None:
+        """Rebuild every unfinished table from the action log (finished games are loaded
+        when asked for)."""
+        for table in self.store.load_unfinished():
+            self._resident(table)
+
+    def _resident(self, table: Table) -> Table:
+        self.tables[table.id] = table
+        if table.finished:
+            self.finished_games.add(table)
+        else:
+            seat_bots(table)
+        return table
+
+    # --- creating and seating ---------------------------------------------------------------
+    def create(
+        self,
+        name: str,
+        rules: Rules,
+        seats: Sequence[Mapping[str, Any]],
+        *,
+        takeover_seconds: float | None = None,
+    ) -> Table:
+        """Create a table; ``seats`` are three ``{"kind": "human"}`` or
+        ``{"kind": "bot", "bot": "pimc", "level": 3}``."""
+        name = name.strip()
+        if not 1 <= len(name) <= 80:
+            raise TableError("bad-name", "the table name must have 1 to 80 characters")
+        seat_list = seats_from_specs(seats)
+        table_id = secrets.token_urlsafe(9)
+        first_dealer = secrets.randbelow(3)
+        match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
+        table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds)
+        table.name_seats()
+        seat_bots(table)
+        self.store.add(table, first_dealer)
+        self.tables[table_id] = table
+        return table
+
+    def get(self, table_id: str) -> Table:
+        """A table by id: in memory, or a finished game loaded from the database."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            if table.finished:
+                self.finished_games.touch(table_id)
+            return table
+        loaded = self.store.load(table_id)
+        if loaded is None:
+            raise TableError("no-table", f"there is no table {table_id!r}")
+        return self._resident(loaded)
+
+    def finished_summaries(self, limit: int) -> list[dict[str, Any]]:
+        """The summaries of the ``limit`` most recently finished games, newest first,
+        from memory or straight from the stored rows (no replay)."""
+        return self.store.finished_summaries(limit, self.tables)
+
+    def take_seat(self, table_id: str, seat: int, name: str) -> str:
+        """Give a free human seat to a person; returns the seat token (shown once)."""
+        table = self.get(table_id)
+        if seat not in (0, 1, 2):
+            raise TableError("bad-seat", "seats are 0, 1 and 2")
+        name = person_name(name)
+        s = table.seats[seat]
+        if s.taken:
+            raise TableError("seat-taken", f"seat {seat} is already taken")
+        token, token_hash = new_token()
+        s.name = name
+        s.token_hash = token_hash
+        self.store.save_seat(table_id, seat, name, token_hash)
+        table.name_seats()
+        return token
+
+    def seat_of(self, table: Table, token: str | None) -> int | None:
+        """The seat a token belongs to (``None``: a spectator). A bad token is an error."""
+        return seat_of_token(table.seats, token)
+
+    # --- playing --------------------------------------------------------------------------------
+    async def act(
+        self, table_id: str, seat: int, text: str, version: int | None, command_id: str | None
+    ) -> int:
+        """Apply one action for ``seat``; returns the new version. Checked by the engine,
+        committed, then broadcast."""
+        table = self.get(table_id)
+        async with table.lock:
+            if command_id is not None and command_id in table.recent:
+                return table.recent[command_id]
+            if version is not None and version != table.version:
+                raise TableError("stale", f"the table is at version {table.version}, not {version}: resync")
+            try:
+                action = Action.parse(text)
+            except ParseError as err:
+                raise TableError(err.code, str(err)) from None
+            error = table.match.why_illegal(action, seat)
+            if error is not None:
+                raise TableError(error.code, str(error), error.rule)
+            await self._commit(table, seat, action, command_id)
+            if command_id is not None:
+                table.recent[command_id] = table.version
+                if len(table.recent) > RECENT_COMMANDS:
+                    table.recent.pop(next(iter(table.recent)))
+            version_now = table.version
+        self.broadcast(table)
+        self.schedule_bots(table)
+        return version_now
+
+    async def _commit_bot(self, table: Table, seat: int, action: Action) -> None:
+        await self._commit(table, seat, action, None)
+
+    async def _commit(self, table: Table, seat: int, action: Action, command_id: str | None) -> None:
+        """Log a legal action (committed first: the log is the truth), apply it, and deal
+        on. The caller holds the table's lock. Nothing changes if the database fails."""
+        try:
+            await self.log.append_durably(
+                {
+                    "table_id": table.id,
+                    "seq": table.version,
+                    "deal": len(table.match.deals) - 1,
+                    "seat": seat,
+                    "action": str(action),
+                    "command_id": command_id,
+                    "created": now(),
+                }
+            )
+        except Exception as err:
+            raise TableError(
+                "storage", f"the move could not be saved ({type(err).__name__}); try again"
+            ) from err
+        table.match.apply(action, seat)
+        table.version += 1
+        ended = table.match.is_over and not table.finished
+        if table.match.needs_deck or ended:
+            self.store.after_action(table, ended=ended)
+            if ended:  # marked in memory once the row says so
+                table.finished = True
+                self.finished_games.add(table)
+
+    def broadcast(self, table: Table) -> None:
+        """Queue every connection's next message (the only place states are sent); each
+        audience's message is built and encoded once."""
+        table.connections = [c for c in table.connections if not c.closed]
+        for conn, text in next_messages(table, table.connections).items():
+            conn.push(text)
+
+    def resync(self, table: Table, conn: Connection) -> None:
+        """Queue a full state for one connection (it asked: it may have missed something)."""
+        for c, text in next_messages(table, [conn], full=True).items():
+            c.push(text)
+
+    def schedule_bots(self, table: Table) -> None:
+        """Let a computer player act if one is to move (see :class:`BotRunner`)."""
+        self.bot_runner.schedule(table)
+
+    async def join(self, table: Table, conn: Connection) -> None:
+        """Add a connection to a table once any move being saved is done (a stand-in's,
+        say), and send everyone the news. A finished game stays in memory meanwhile."""
+        table.joining += 1
+        try:
+            async with table.lock:
+                table.connections.append(conn)
+                self.broadcast(table)
+        finally:
+            table.joining -= 1
+
+    def seat_left(self, table: Table, seat: int | None) -> None:
+        """A connection closed: note when a person went offline, and let a stand-in act
+        when it is due."""
+        if seat is not None and not table.online(seat):
+            table.offline_since[seat] = time.monotonic()
+        self.schedule_bots(table)
+        self.finished_games.trim()
+
+    # --- after the game ---------------------------------------------------------------------
+    def rematch(self, table_id: str, token: str | None) -> tuple[Table, str | None]:
+        """A new table with the same rules and seats once a game is over (people's seats
+        free; whoever asks with their seat token gets the same seat back). Everybody
+        asking gets the same new table."""
+        old = self.get(table_id)
+        if not old.finished:
+            raise TableError("game-not-over", "a rematch can start when the game is over")
+        seat = self.seat_of(old, token)
+        new = self._find(old.rematch) if old.rematch is not None else None
+        if new is None:
+            specs: list[dict[str, Any]] = [
+                {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
+            ]
+            new = self.create(old.name, old.rules, specs, takeover_seconds=old.takeover_seconds)
+            old.rematch = new.id
+            self.store.save_rematch(old.id, new.id)
+        new_token_text = None
+        if seat is not None and not new.seats[seat].taken:
+            new_token_text = self.take_seat(new.id, seat, old.seats[seat].name or f"Seat {seat}")
+        return new, new_token_text
+
+    def _find(self, table_id: str) -> Table | None:
+        try:
+            return self.get(table_id)
+        except TableError:
+            return None
+
+    def record(self, table_id: str) -> dict[str, Any]:
+        """The ``paston/1`` record, only once the game is over (it holds every hand)."""
+        table = self.get(table_id)
+        if not table.finished:
+            raise TableError("game-not-over", "the record is available when the game is over")
+        return to_record(table.match)

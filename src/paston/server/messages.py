@@ -1,0 +1,130 @@
+"""The messages of a table's audiences after a change: a full ``state`` or an
+``update`` with only what changed, each built from its own audience's view and
+encoded once for every connection that holds the same thing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from paston.server.connection import Connection
+from paston.server.serialize import PublicHistory, last_event_json, view_json
+from paston.server.table import Table
+from paston.views import DealView
+
+
+def _public_summary(table: Table) -> dict[str, Any]:
+    """The summary as messages carry it: without ``version`` (the message's own version
+    says it)."""
+    summary = table.summary()
+    del summary["version"]
+    return summary
+
+
+def _previous_trick(table: Table) -> dict[str, Any] | None:
+    """The final trick of the last finished deal that was played (public: its cards were
+    played face up), so it can still be shown once the next deal has begun."""
+    for deal in reversed(table.match.deals):
+        if deal.is_over and deal.completed_tricks:
+            last = deal.completed_tricks[-1]
+            return {"plays": [{"seat": s, "card": str(c)} for s, c in last.plays], "winner": last.winner}
+    return None
+
+
+def _shared(table: Table, summary: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a state that every audience gets alike."""
+    match = table.match
+    current = len(match.deals) - 1
+    deals = []
+    for i, (seed, commit) in enumerate(table.seeds):
+        over = i < current or match.deals[i].is_over
+        deals.append({"commit": commit, "seed": seed if over else None})
+    return {
+        "table": summary,
+        "sheet": table.sheet(),
+        "deals": deals,
+        "winners": list(match.winners),
+        "previous_trick": _previous_trick(table),
+    }
+
+
+def _game_stamp(table: Table) -> tuple[int, bool, tuple[int, ...]]:
+    """Changes whenever the sheet, the deck commitments, the winners or the previous
+    trick may have changed: a new deal, a deal's end, the game's end."""
+    deals = table.match.deals
+    deal = deals[-1] if deals else None
+    return (len(deals), deal is not None and deal.is_over, tuple(table.match.winners))
+
+
+def next_messages(
+    table: Table, connections: list[Connection], *, full: bool = False
+) -> dict[Connection, str]:
+    """The next message of each connection, built from its own audience's view and
+    marked as held. A connection gets a full ``state`` when it holds nothing yet, does
+    not take updates, or ``full`` is asked (a resync); otherwise an ``update`` with the
+    view (without its history), the new history entry (``event``) or the whole history
+    (a new deal), and the shared parts that changed. Connections that hold the same
+    thing share one encoded text."""
+    out: dict[Connection, str] = {}
+    if not connections:
+        return out
+    match = table.match
+    version = table.version
+    deal_index = len(match.deals) - 1
+    summary = _public_summary(table)
+    game = _game_stamp(table)
+    shared: dict[str, Any] | None = None
+    public: PublicHistory | None = None
+    views: dict[int | None, DealView] = {}
+    texts: dict[tuple[object, ...], str] = {}
+    for conn in connections:
+        seat = conn.seat
+        send_full = full or not conn.updates or conn.held_version < 0
+        if send_full:
+            key: tuple[object, ...] = (seat, "full")
+        else:
+            if conn.held_deal != deal_index or conn.held_version not in (version, version - 1):
+                history = "all"
+            elif conn.held_version == version - 1:
+                history = "event"
+            else:
+                history = "none"
+            key = (seat, history, conn.held_table == summary, conn.held_game == game)
+        text = texts.get(key)
+        if text is None:
+            view = views.get(seat)
+            if view is None:
+                view = views[seat] = match.view(seat)
+            if public is None and (send_full or key[1] == "all"):
+                spectator = views.get(None)
+                if spectator is None:
+                    spectator = views[None] = match.view(None)
+                public = PublicHistory.of(spectator)
+            if send_full:
+                if shared is None:
+                    shared = _shared(table, summary)
+                body = {
+                    "type": "state",
+                    "version": version,
+                    "you": seat,
+                    "view": view_json(view, public),
+                    **shared,
+                }
+            else:
+                body = {"type": "update", "version": version, "you": seat}
+                body["view"] = view_json(view, public, history=key[1] == "all")
+                if key[1] == "event":
+                    body["event"] = last_event_json(view)
+                if not key[2]:
+                    body["table"] = summary
+                if not key[3]:
+                    if shared is None:
+                        shared = _shared(table, summary)
+                    body.update({k: v for k, v in shared.items() if k != "table"})
+            text = texts[key] = json.dumps(body, separators=(",", ":"))
+        out[conn] = text
+        conn.held_version = version
+        conn.held_deal = deal_index
+        conn.held_table = summary
+        conn.held_game = game
+    return out

@@ -1,0 +1,157 @@
+"""A live table: its seats, its :class:`~paston.match.Match` (which holds the rules,
+once), who is connected, and the public facts about it (summary, score sheet)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from paston.bots.base import Player
+from paston.match import Match
+from paston.rules import Rules
+from paston.scoring import reset_seats
+from paston.server.seating import Seat, seat_names_of
+
+if TYPE_CHECKING:
+    from paston.server.connection import Connection
+
+
+def table_summary(
+    table_id: str,
+    name: str,
+    rules: Rules,
+    seats: Sequence[Seat],
+    *,
+    finished: bool,
+    version: int,
+    takeover_seconds: float | None,
+    rematch: str | None,
+    online: Callable[[int], bool],
+    standing_in: Callable[[int], bool],
+) -> dict[str, Any]:
+    """Public facts about a table (lobby, headers), live or only stored."""
+    names = seat_names_of(seats)
+    return {
+        "id": table_id,
+        "name": name,
+        "rules": rules.to_dict(),
+        "finished": finished,
+        "version": version,
+        "takeover_seconds": takeover_seconds,
+        "rematch": rematch,
+        "seats": [
+            {
+                "seat": i,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": names[i],
+                "taken": s.taken,
+                "online": s.kind == "bot" or online(i),
+                "standin": s.kind == "human" and s.taken and standing_in(i),
+            }
+            for i, s in enumerate(seats)
+        ],
+    }
+
+
+@dataclass
+class Table:
+    """A live table."""
+
+    id: str
+    name: str
+    seats: list[Seat]
+    match: Match
+    seeds: list[tuple[str, str]] = field(default_factory=list)  # (seed, commit) per entry of match.deals
+    version: int = 0  # number of accepted actions
+    finished: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: list[Connection] = field(default_factory=list)
+    bots: dict[int, Player] = field(default_factory=dict)
+    recent: dict[str, int] = field(default_factory=dict)  # command id -> version it produced
+    bot_task: asyncio.Task[None] | None = None
+    takeover_seconds: float | None = None  # a bot plays for a person offline this long
+    offline_since: dict[int, float] = field(default_factory=dict)
+    standins: dict[int, Player] = field(default_factory=dict)
+    rematch: str | None = None
+    joining: int = 0  # connections waiting for the lock to join: the table stays in memory
+
+    @property
+    def rules(self) -> Rules:
+        """The table's rules (its match's)."""
+        return self.match.rules
+
+    def seat_names(self) -> list[str]:
+        return seat_names_of(self.seats)
+
+    def name_seats(self) -> None:
+        """Give the match the seats' display names (after a seat changes hands)."""
+        self.match.seats = tuple(self.seat_names())  # type: ignore[assignment]
+
+    def online(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def offline_for(self, seat: int) -> float:
+        """Seconds since the seat's person was last connected (0 while connected)."""
+        if self.online(seat):
+            return 0.0
+        return time.monotonic() - self.offline_since.setdefault(seat, time.monotonic())
+
+    def standing_in(self, seat: int) -> bool:
+        """Whether a bot now plays for this person's seat (the table's takeover setting)."""
+        s = self.seats[seat]
+        return (
+            not self.finished
+            and self.takeover_seconds is not None
+            and s.kind == "human"
+            and s.taken
+            and self.offline_for(seat) >= self.takeover_seconds
+        )
+
+    def in_use(self) -> bool:
+        """Whether someone watches the table, is joining it, or a computer player is at work."""
+        return bool(
+            self.connections or self.joining or (self.bot_task is not None and not self.bot_task.done())
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table (lobby, headers)."""
+        return table_summary(
+            self.id,
+            self.name,
+            self.rules,
+            self.seats,
+            finished=self.finished,
+            version=self.version,
+            takeover_seconds=self.takeover_seconds,
+            rematch=self.rematch,
+            online=self.online,
+            standing_in=self.standing_in,
+        )
+
+    def sheet(self) -> list[dict[str, Any]]:
+        """Deal-by-deal scores and running totals, with the resets of R8.2 marked."""
+        rows = []
+        previous = (0, 0, 0)
+        number = 0
+        for deal, totals in zip(self.match.deals, self.match.deal_totals, strict=True):
+            if deal.result is None or totals is None:
+                continue
+            number += 1
+            scores = deal.result.scores
+            rows.append(
+                {
+                    "deal": number,
+                    "declarer": deal.result.declarer,
+                    "outcome": deal.result.outcome,
+                    "contract": None if deal.result.contract is None else deal.result.contract.name_in_record,
+                    "scores": list(scores),
+                    "totals": list(totals),
+                    "resets": list(reset_seats(previous, scores, rules=self.rules)),
+                }
+            )
+            previous = totals
+        return rows
