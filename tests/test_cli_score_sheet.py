@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from cli_helpers import assert_fails, assert_ok, flat, invoke
-from paston.cli import app
 
 
 def table_rows(output: str) -> list[list[str]]:
@@ -187,10 +186,10 @@ def test_sheet_resumes_after_reloading(tmp_path: Path) -> None:
     assert_ok(sheet("add", ev, "spades", "-d", "0", "-w", "1,2", "-t", "6,3,1"))
     before = sheet("show", ev).output
     # a fresh runner, as if the program were started again later
-    later = CliRunner().invoke(app, ["sheet", "show", str(ev)])
+    later = invoke("sheet", "show", ev)
     assert_ok(later)
     assert later.output == before
-    result = CliRunner().invoke(app, ["sheet", "add", str(ev), "clubs", "-d", "Bo", "-u"])
+    result = invoke("sheet", "add", ev, "clubs", "-d", "Bo", "-u")
     assert_ok(result)
     assert totals_line(result.output) == "Totals: Ana 10, Bo 30, Cy -9"
 

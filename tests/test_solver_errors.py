@@ -10,11 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
+from cli_helpers import assert_fails, assert_ok, invoke
 from paston.actions import Kind
 from paston.cards import Card, CardSet
-from paston.cli import app
 from paston.contracts import Contract
 from paston.deal import Deal, Phase
 from paston.errors import PastonError
@@ -341,34 +340,6 @@ def test_errors_are_value_errors_with_codes() -> None:
 
 
 # --- the command line ------------------------------------------------------------------------------
-runner = CliRunner()
-_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇┡┩┏┓┗┛╍")
-
-
-def invoke(*args: object) -> Result:
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def flat(text: str) -> str:
-    return " ".join(text.translate(_BOX).split())
-
-
-def assert_ok(result: Result) -> str:
-    assert result.exception is None, result.output
-    assert result.exit_code == 0, result.output
-    return flat(result.stdout)
-
-
-def assert_fails(result: Result, *needles: str, code: int = 2) -> str:
-    assert result.exit_code == code, result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    text = flat(result.output)
-    for needle in needles:
-        assert needle in text, text
-    return text
-
-
 def expect_card_values(text: str, pos: Position) -> None:
     solution = Solver(memory_mb=1).solve(pos)
     assert len(solution.card_values) == len(pos.legal_cards())
@@ -435,11 +406,11 @@ def test_cli_solve_record_errors(tmp_path: Path) -> None:
     assert_ok(invoke("simulate", "--out", out, "--games", 1, "--seed", 3, "--quiet"))
     match = read_file(out)[0]
     assert match.deals[0].events[0].action.kind is not Kind.PLAY
-    assert_fails(invoke("solve", "--record", out, "--action", 0), "not in the play", "card play")
-    assert_fails(invoke("solve", "--record", out, "--deal", 999), "--deal must be below")
-    assert_fails(invoke("solve", "--record", out, "--action", 9999), "--action must be")
-    assert_fails(invoke("solve", "--record", out, "--game", 3), "--game must be below")
-    assert_fails(invoke("solve", "--record", tmp_path / "missing.jsonl"), "missing.jsonl")
+    assert_fails(invoke("solve", "--record", out, "--action", 0), "not in the play", "card play", code=2)
+    assert_fails(invoke("solve", "--record", out, "--deal", 999), "--deal must be below", code=2)
+    assert_fails(invoke("solve", "--record", out, "--action", 9999), "--action must be", code=2)
+    assert_fails(invoke("solve", "--record", out, "--game", 3), "--game must be below", code=2)
+    assert_fails(invoke("solve", "--record", tmp_path / "missing.jsonl"), "missing.jsonl", code=2)
 
 
 @pytest.mark.parametrize(
@@ -461,7 +432,7 @@ def test_cli_solve_record_errors(tmp_path: Path) -> None:
     ],
 )
 def test_cli_solve_bad_input(args: list[str], needles: list[str]) -> None:
-    assert_fails(invoke("solve", *args), *needles)
+    assert_fails(invoke("solve", *args), *needles, code=2)
 
 
 def test_cli_analyze(tmp_path: Path) -> None:
@@ -506,4 +477,4 @@ def test_cli_analyze_bad_file(tmp_path: Path) -> None:
     result = invoke("analyze", bad, "--quiet")
     assert result.exit_code != 0
     assert "Traceback" not in result.output
-    assert_fails(invoke("analyze", tmp_path / "missing.jsonl"), "missing.jsonl")
+    assert_fails(invoke("analyze", tmp_path / "missing.jsonl"), "missing.jsonl", code=2)

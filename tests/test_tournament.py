@@ -13,9 +13,9 @@ import statistics
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from paston.cli import app
+from cli_helpers import flat, invoke
 from paston.eval import (
     ARRANGEMENT_COUNT,
     DealResultRow,
@@ -28,9 +28,6 @@ from paston.eval import (
 from paston.eval.stats import BotSummary
 from paston.record import from_record, read_file
 from paston.rules import Rules
-
-runner = CliRunner()
-_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇")
 
 
 def timeless(row: DealResultRow) -> DealResultRow:
@@ -242,16 +239,14 @@ def test_bootstrap_ci_is_seeded_and_sensible() -> None:
 
 
 # --- the command -------------------------------------------------------------------------------------
-def invoke(*args: object) -> Result:
-    return runner.invoke(app, ["tournament", *(str(a) for a in args)])
-
-
-def flat(text: str) -> str:
-    return " ".join(text.translate(_BOX).split())
+def tournament(*args: object) -> Result:
+    return invoke("tournament", *args)
 
 
 def run_cli(out: Path) -> Result:
-    return invoke("--players", "heuristic,random", "--deals", 3, "--seed", 1, "--workers", 1, "--out", out)
+    return tournament(
+        "--players", "heuristic,random", "--deals", 3, "--seed", 1, "--workers", 1, "--out", out
+    )
 
 
 def test_cli_tournament(tmp_path: Path) -> None:
@@ -295,7 +290,7 @@ ONE = ("--deals", 1, "--workers", 1)
     ],
 )
 def test_cli_tournament_bad_arguments(tmp_path: Path, args: tuple[object, ...], needle: str) -> None:
-    result = invoke(*(str(a).replace("{tmp}", str(tmp_path)) for a in args))
+    result = tournament(*(str(a).replace("{tmp}", str(tmp_path)) for a in args))
     assert result.exit_code != 0, result.output
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
@@ -310,7 +305,7 @@ def test_cli_tournament_unwritable_out(tmp_path: Path, monkeypatch: pytest.Monke
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(command, "open", refuse, raising=False)  # as for a read-only folder
-    result = invoke("--players", "heuristic,random", *ONE, "--out", tmp_path / "t.jsonl")
+    result = tournament("--players", "heuristic,random", *ONE, "--out", tmp_path / "t.jsonl")
     assert result.exit_code != 0
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "cannot write" in flat(result.output)
