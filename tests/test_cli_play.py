@@ -198,8 +198,10 @@ def test_illegal_actions_name_the_rule_and_change_nothing(tmp_path: Path) -> Non
     assert "R3.2: the first bid of a deal must be spades, not best-spades" in text
     assert "R3.2: the first bid of a deal must be spades, not clubs" in text
     assert "'surrender' is not possible now" in text
-    assert "R6.2: seat 0 does not hold QS" in text
-    assert "R6.2: seat 0 must follow clubs" in text
+    # the person is named and the cards shown with suit symbols (the engine says "seat 0", "QS")
+    assert "R6.2: You do not hold Q♠" in text
+    assert "R6.2: You must follow clubs (you hold 10♣ 9♣)" in text
+    assert ": seat 0" not in text and "QS" not in text
     assert "Traceback" not in text
     assert noisy.read_bytes() == clean.read_bytes()
     # every typed line was answered by a new prompt
@@ -238,7 +240,7 @@ def test_discard_prompt_needs_two_cards(tmp_path: Path) -> None:
     assert "a discard needs two different cards" in text
     assert "choose numbers from 1 to 12" in text
     assert "cannot parse card 'ZZ'" in text
-    assert "R4.1: seat 0 cannot discard AS" in text
+    assert "R4.1: You cannot discard A♠" in text
     assert text.count("Discard two cards") == 8  # one prompt for each line up to '1 2'
     assert "Name trump or surrender" in text
     (match,) = read_file(out)

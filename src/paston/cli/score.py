@@ -10,12 +10,12 @@ import typer
 from rich.table import Table
 
 from paston.cli.common import fail, out_console, parse_int_list, parse_names, parse_rules, parse_seat
+from paston.cli.text import signed
 from paston.contracts import Contract
 from paston.errors import PastonError
 from paston.result import DealResult
 from paston.rules import Rules
 from paston.sheet import ScoreSheet, score_deal
-from paston.text import signed
 
 _CONTRACT_HELP = (
     "spades, clubs, diamonds, hearts, best-spades "

@@ -9,13 +9,13 @@ from rich.table import Table
 
 from paston.actions import Kind
 from paston.cli.common import fail, load_game, out_console, parse_int_list, parse_rules, progress_bar
+from paston.cli.text import display_names
 from paston.deal import Phase
 from paston.errors import PastonError, RecordError
 from paston.match import Match
 from paston.record import iter_file
 from paston.solver import Position, Solver
 from paston.solver.analysis import DealAnalysis, analyze_deal
-from paston.text import display_names
 
 
 def _position_from_record(match: Match, deal_index: int | None, action_index: int | None) -> Position:
