@@ -392,3 +392,23 @@ def test_sheet_help_lists_its_commands() -> None:
     text = flat(result.output)
     for command in ("new", "add", "show", "undo"):
         assert command in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sheet", "new", "{out}", "--players", "A,B,C"],
+        ["simulate", "--out", "{out}", "-q"],
+        ["tournament", "--players", "heuristic,random", "--deals", "1", "--workers", "1", "--out", "{out}"],
+        ["play", "--opponents", "random,random", "--out", "{out}"],
+    ],
+    ids=lambda a: a[0] if a[0] != "sheet" else "sheet new",
+)
+def test_every_command_refuses_an_output_file_in_a_missing_folder_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a short path, so that the message is not wrapped
+    out = Path("missing") / "out.json"
+    result = invoke(*(str(out) if a == "{out}" else a for a in args), input="quit\n")
+    assert_fails(result, f"cannot write {out}: the folder {out.parent} does not exist", code=2)
+    assert not out.parent.exists()

@@ -53,18 +53,15 @@ def given(ctx: typer.Context, name: str) -> bool:
 def output_file(path: Path, option: str, *, force: bool) -> Path:
     """Check an output file before any work: its folder exists (missing folders are not
     created, so a typo does not scatter files), it is not a folder, and it exists only
-    with ``--force``. Refuses with a usage error (exit 2) naming ``option``."""
+    with ``--force``. Refuses with ``error: OPTION: …`` and exit status 2 (the message is
+    not wrapped, so the path can be copied)."""
     folder = path.parent
     if path.is_dir():
-        raise typer.BadParameter(f"{path} is a directory, not a file", param_hint=option)
+        fail(f"{option}: {path} is a directory, not a file", 2)
     if not folder.is_dir():
-        raise typer.BadParameter(
-            f"cannot write {path}: the folder {folder} does not exist", param_hint=option
-        )
+        fail(f"{option}: cannot write {path}: the folder {folder} does not exist", 2)
     if path.exists() and not force:
-        raise typer.BadParameter(
-            f"{path} already exists; use --force to overwrite it, or another name", param_hint=option
-        )
+        fail(f"{option}: {path} already exists; use --force to overwrite it, or another name", 2)
     return path
 
 
