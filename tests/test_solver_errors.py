@@ -478,3 +478,28 @@ def test_cli_analyze_bad_file(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert "Traceback" not in result.output
     assert_fails(invoke("analyze", tmp_path / "missing.jsonl"), "missing.jsonl", code=2)
+
+
+def test_cli_solve_without_a_position_says_what_to_give() -> None:
+    text = assert_fails(invoke("solve"), "give a position", "--hand0", "--record FILE", code=2)
+    assert "defender" not in text
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--hand0", "AS 7H"], ["--record and --hand0 cannot be used together"]),
+        (["--trump", "hearts"], ["--record and --trump cannot be used together"]),
+        (["--declarer", "1"], ["--record and --declarer cannot be used together"]),
+    ],
+)
+def test_cli_solve_refuses_a_record_mixed_with_a_text_position(
+    tmp_path: Path, args: list[str], needles: list[str]
+) -> None:
+    out = tmp_path / "g.jsonl"
+    assert_ok(invoke("simulate", "--out", out, "-q"))
+    assert_fails(invoke("solve", "--record", out, *args), *needles, code=2)
+
+
+def test_cli_solve_record_options_need_a_record() -> None:
+    assert_fails(invoke("solve", "--deal", 1), "--deal picks a position in a record", "--record FILE", code=2)
