@@ -262,3 +262,20 @@ def test_installed_script_rejects_bad_players_without_traceback(tmp_path: Path) 
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
     assert "unknown player 'nobody'" in flat(run.stderr)
+
+
+def test_top_level_help_shows_each_command_in_one_whole_sentence() -> None:
+    import typer.main
+
+    from paston.cli import app
+
+    text = flat(invoke("--help").output)
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.main.TyperGroup)
+    for name, command in group.commands.items():
+        raw = (command.help or "").strip().split("\n\n")[0]
+        assert "\n" not in raw, f"{name}: a line break in the first paragraph shows in paston --help"
+        first = " ".join(raw.split())
+        assert first.endswith("."), (name, first)
+        assert first.count(". ") == 0, f"{name}: the first paragraph is one sentence: {first}"
+        assert f"{name} {first}" in text, (name, first)

@@ -345,7 +345,8 @@ def expect_card_values(text: str, pos: Position) -> None:
     assert len(solution.card_values) == len(pos.legal_cards())
     for card, v in solution.card_values.items():
         assert re.search(rf"(^| ){re.escape(card.pretty())} {v} (best|costs \d+)", text), (card, v, text)
-    assert f"Declarer takes {solution.value} tricks" in text
+    tricks = "trick" if solution.value == 1 else "tricks"  # "1 trick", never "1 tricks"
+    assert f"Declarer takes {solution.value} {tricks} " in text
 
 
 def test_cli_solve_text_position() -> None:
@@ -457,7 +458,8 @@ def test_cli_analyze(tmp_path: Path) -> None:
     for i in played:
         deal = match.deals[i]
         a = analyze_deal(deal, i, solver)
-        assert f"double-dummy value at the start of play: {a.start_value} tricks" in text
+        tricks = "trick" if a.start_value == 1 else "tricks"  # "1 trick", never "1 tricks"
+        assert f"double-dummy value at the start of play: {a.start_value} {tricks}\n" in text
         cards = [c for trick in a.tricks for c in trick]
         assert len(cards) == 10 * len(a.active)
         for c in cards:

@@ -26,7 +26,7 @@ from paston.cli.common import (
     parse_rules,
 )
 from paston.cli.terminal import TerminalGame
-from paston.cli.text import PERSON
+from paston.cli.text import PERSON, count
 from paston.dealing import shuffled_deck
 from paston.errors import PastonError, RecordError
 from paston.match import Match
@@ -107,7 +107,11 @@ def _resume(
     except (OSError, UnicodeDecodeError) as err:
         fail(f"cannot read {file}: {err}")
     if len(items) != 1:
-        fail(f"{file} holds {len(items)} games; --resume needs a file with one game, as paston play saves", 2)
+        fail(
+            f"{file} holds {count(len(items), 'game')}; --resume needs a file with one game, "
+            "as paston play saves",
+            2,
+        )
     match = items[0]
     if isinstance(match, RecordError):
         fail(f"{file}: {match}")

@@ -108,7 +108,8 @@ def score(
 
 
 sheet_app = typer.Typer(
-    help="A running score sheet for a game at a real table: new, add, show, undo. Saved after every change.",
+    help="Keep a running score sheet of a game at a real table (new, add, show, undo; saved after "
+    "every change).",
     no_args_is_help=True,
 )
 

@@ -162,7 +162,7 @@ def solve(
     console.print(table)
     made = "makes" if solution.value >= 6 else "fails"
     console.print(
-        f"Declarer takes {solution.value} tricks with best play ({made} the contract); "
+        f"Declarer takes {count(solution.value, 'trick')} with best play ({made} the contract); "
         f"{solution.nodes:,} positions searched.",
         markup=False,
     )
@@ -180,7 +180,7 @@ def _print_analysis(a: DealAnalysis, names: tuple[str, str, str], number: int) -
     console = out_console()
     console.print(
         f"Deal {number} (deals[{a.deal_index}]): {a.contract.pretty()}, declarer {names[a.declarer]}; "
-        f"double-dummy value at the start of play: {a.start_value} tricks",
+        f"double-dummy value at the start of play: {count(a.start_value, 'trick')}",
         markup=False,
     )
     for t, trick in enumerate(a.tricks, start=1):
@@ -234,7 +234,8 @@ def _analyze_all(file: Path, quiet: bool) -> None:
             progress.advance(task)
     console = out_console()
     table = Table(
-        title=f"Tricks lost against perfect play: {len(jobs)} played deals of {len(games)} games",
+        title=f"Tricks lost against perfect play: {count(len(jobs), 'played deal')} of "
+        f"{count(len(games), 'game')}",
         show_edge=False,
     )
     for col in ("player", "deals played", "cards", "tricks lost", "per deal", "per 100 cards"):
