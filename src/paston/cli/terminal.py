@@ -102,7 +102,7 @@ class TerminalGame:
     # --- the loop ---------------------------------------------------------------------
     def run(self, *, resumed: bool = False) -> None:
         match = self.match
-        in_progress = resumed and match.deal is not None
+        in_progress = resumed and not match.needs_deck  # a deal was saved in the middle
         deals_seen = len(match.deals) if resumed else 0
         self.deal_on()
         try:
