@@ -7,7 +7,7 @@ from typer.testing import CliRunner, Result
 from paston.cli import app
 
 runner = CliRunner()
-_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇")
+_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇┡┩┏┓┗┛╍")
 
 
 def invoke(*args: object, input: str | None = None) -> Result:
@@ -20,10 +20,11 @@ def flat(text: str) -> str:
     return " ".join(text.translate(_BOX).split())
 
 
-def assert_ok(result: Result) -> None:
-    """A clean success."""
+def assert_ok(result: Result) -> str:
+    """A clean success; returns the standard output, unwrapped."""
     assert result.exception is None, result.output
     assert result.exit_code == 0, result.output
+    return flat(result.stdout)
 
 
 def assert_fails(result: Result, *needles: str, code: int | None = None) -> str:

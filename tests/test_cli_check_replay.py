@@ -303,8 +303,8 @@ def test_replay_defaults_to_the_first_game(games: Path) -> None:
 
 
 def test_replay_game_out_of_range(games: Path) -> None:
-    assert_fails(invoke("replay", games, "--game", 3), "holds 3 game(s)", "--game", code=2)
-    assert_fails(invoke("replay", games, "--game", 99), "holds 3 game(s)", code=2)
+    assert_fails(invoke("replay", games, "--game", 3), "holds 3 games", "--game", code=2)
+    assert_fails(invoke("replay", games, "--game", 99), "holds 3 games", code=2)
 
 
 def test_replay_negative_game(games: Path) -> None:
@@ -359,3 +359,38 @@ def test_replay_pretty_printed_record(games: Path, tmp_path: Path) -> None:
         json.dumps(json.loads(lines_of(games)[2]), indent=2, ensure_ascii=False), encoding="utf-8"
     )
     assert invoke("replay", pretty).output == invoke("replay", games, "--game", 2).output
+
+
+# --- check: places in the file and JSON's words -------------------------------------------------
+def test_check_names_the_file_line_of_a_broken_json_line(games: Path, tmp_path: Path) -> None:
+    lines = lines_of(games)
+    bad = tmp_path / "broken.jsonl"
+    # blank lines between the games: game 1 is on line 3 of the file
+    bad.write_text(lines[0] + "\n\n" + '{"format": "paston/1", bad\n' + lines[2] + "\n", encoding="utf-8")
+    text = assert_fails(invoke("check", bad), code=1)
+    assert "game 1: not valid JSON: Expecting property name" in text
+    assert "double quotes: line 3 column 24 of the file" in text
+    assert "line 1 column" not in text
+
+
+def test_check_names_the_file_line_in_a_pretty_printed_record(tmp_path: Path) -> None:
+    bad = tmp_path / "pretty.json"
+    bad.write_text('\n\n{\n  "format": "paston/1",\n  nul\n}\n', encoding="utf-8")
+    result = invoke("check", bad)
+    assert_fails(result, "game 0: not valid JSON: Expecting", "line 5 column 3 of the file", code=1)
+
+
+def test_check_says_null_not_nonetype(tmp_path: Path) -> None:
+    bad = write_lines(tmp_path / "null.jsonl", ["null", "[1]", '"x"'])
+    text = assert_fails(invoke("check", bad), code=1)
+    assert "game 0: a record must be a JSON object, not null (line 1 of the file)" in text
+    assert "game 1: a record must be a JSON object, not an array (line 2 of the file)" in text
+    assert "game 2: a record must be a JSON object, not a string (line 3 of the file)" in text
+    assert "NoneType" not in text and "not list" not in text
+
+
+def test_check_says_null_for_a_null_value(games: Path, tmp_path: Path) -> None:
+    record = json.loads(lines_of(games)[0])
+    record["first_dealer"] = None
+    bad = write_lines(tmp_path / "dealer.jsonl", [record])
+    assert_fails(invoke("check", bad), "game 0: R1.1: first_dealer must be 0, 1 or 2, not null", code=1)

@@ -198,8 +198,10 @@ def test_illegal_actions_name_the_rule_and_change_nothing(tmp_path: Path) -> Non
     assert "R3.2: the first bid of a deal must be spades, not best-spades" in text
     assert "R3.2: the first bid of a deal must be spades, not clubs" in text
     assert "'surrender' is not possible now" in text
-    assert "R6.2: seat 0 does not hold QS" in text
-    assert "R6.2: seat 0 must follow clubs" in text
+    # the person is named and the cards shown with suit symbols (the engine says "seat 0", "QS")
+    assert "R6.2: You do not hold Q♠" in text
+    assert "R6.2: You must follow clubs (you hold 10♣ 9♣)" in text
+    assert ": seat 0" not in text and "QS" not in text
     assert "Traceback" not in text
     assert noisy.read_bytes() == clean.read_bytes()
     # every typed line was answered by a new prompt
@@ -238,7 +240,7 @@ def test_discard_prompt_needs_two_cards(tmp_path: Path) -> None:
     assert "a discard needs two different cards" in text
     assert "choose numbers from 1 to 12" in text
     assert "cannot parse card 'ZZ'" in text
-    assert "R4.1: seat 0 cannot discard AS" in text
+    assert "R4.1: You cannot discard A♠" in text
     assert text.count("Discard two cards") == 8  # one prompt for each line up to '1 2'
     assert "Name trump or surrender" in text
     (match,) = read_file(out)
@@ -315,3 +317,152 @@ def test_play_help() -> None:
     text = flat(result.output)
     for option in ("--name", "--seat", "--opponents", "--seed", "--rules", "--out"):
         assert option in text
+
+
+# --- output file, names, help -------------------------------------------------------------
+def test_play_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "g.json"
+    out.write_text("precious", encoding="utf-8")
+    assert_fails(play(out, "--seed", "1", input="quit\n"), "already exists", "--force", code=2)
+    assert out.read_text(encoding="utf-8") == "precious"
+    assert_ok(play(out, "--seed", "1", "--force", input="quit\n"))
+    assert read_file(out)[0].seats[0] == "You"
+
+
+@pytest.mark.parametrize("name", ["random", "Random", "pimc:2", "heuristic", "random (1)", "Ana (2)"])
+def test_play_refuses_a_name_that_is_not_distinct_from_the_computer_players(
+    tmp_path: Path, name: str
+) -> None:
+    out = tmp_path / "never.json"
+    assert_fails(play(out, "--name", name, input="quit\n"), "--name", "computer player", code=2)
+    assert not out.exists()
+
+
+def test_play_help_lists_presets_and_players_with_descriptions() -> None:
+    from paston.bots.base import PLAYERS
+    from paston.rules import PRESETS
+
+    text = flat(invoke("play", "--help").output)
+    for preset in PRESETS:
+        assert preset in text
+    for player in PLAYERS:
+        assert f"{player.name}: {player.description}" in text
+
+
+# --- what the person reads -----------------------------------------------------------------
+WRONG_VERBS = re.compile(r"\bYou (deals|bids|makes|fails|wins|surrenders|takes|discards|names|plays)\b")
+WRONG_COUNTS = re.compile(r"\b1 (tricks|deals|games|cards)\b|\b(0|[2-9]|10) (trick|deal|game|card)\b(?!s)")
+
+
+@pytest.mark.parametrize("seed", ["1", "4", "5", "42"])
+def test_play_speaks_to_you_in_good_grammar(tmp_path: Path, seed: str) -> None:
+    result = play(tmp_path / "g.json", "--seed", seed, "--rules", "target=20", input=DRIVE)
+    assert_ok(result)
+    text = result.output
+    assert not WRONG_VERBS.search(text), WRONG_VERBS.search(text)
+    assert not WRONG_COUNTS.search(text), WRONG_COUNTS.search(text)
+    assert re.search(r"You (deal|bid first|make|fail|win|share)", text)
+
+
+@pytest.mark.parametrize("seed", ["4", "5"])
+def test_a_computer_players_surrender_is_announced_once(tmp_path: Path, seed: str) -> None:
+    # seeds 4 and 5: a random opponent surrenders
+    result = play(tmp_path / "g.json", "--seed", seed, "--rules", "target=20", input=DRIVE)
+    assert_ok(result)
+    surrenders = [line for line in result.output.splitlines() if "surrender" in line and "Your" not in line]
+    assert surrenders, result.output
+    assert all(line.endswith("surrenders (R4.3).") for line in surrenders), surrenders
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("-1", "choose a number from 1 to 2"),
+        ("d8", "cannot parse contract 'd8'"),
+        ("8 d", "cannot parse contract '8 d'"),
+    ],
+)
+def test_auction_numbers_and_cards_are_explained(tmp_path: Path, typed: str, message: str) -> None:
+    result = play(tmp_path / "g.json", "--seed", "42", "--rules", "target=20", input=lines(typed, "quit"))
+    assert_ok(result)
+    assert message in result.output
+    assert "expected pass, bid CONTRACT" not in result.output
+
+
+def test_cards_typed_the_wrong_way_round_are_explained(tmp_path: Path) -> None:
+    # seed 42: the fourth prompt is the person's card in trick 1
+    typed = lines("1", "1", "1", "d8", "8 d", "♣9", "quit")
+    result = play(tmp_path / "g.json", "--seed", "42", "--rules", "target=20", input=typed)
+    assert_ok(result)
+    text = result.output
+    assert "cannot parse card 'd8': write the rank before the suit, e.g. '8D' for 8♦" in text
+    assert "cannot parse '8 d': write a card as one word, e.g. '8D' for 8♦" in text
+    assert "cannot parse card '♣9': write the rank before the suit, e.g. '9C' for 9♣" in text
+    assert "expected pass, bid CONTRACT" not in text
+
+
+# --- resuming a saved game -------------------------------------------------------------------
+def test_resume_a_quit_game_and_finish_it(tmp_path: Path) -> None:
+    args = ("--seed", "42", "--rules", "target=20")
+    whole = tmp_path / "whole.json"
+    assert_ok(play(whole, *args, input=DRIVE))
+    saved = tmp_path / "saved.json"
+    assert_ok(play(saved, *args, input=lines("1", "1", "1", "1", "quit")))
+    (before,) = read_file(saved)
+    assert not before.is_over and before.completed_deals >= 1
+    # the same seed: the saved game goes on with the deals it would have had
+    result = invoke("play", "--resume", saved, "--seed", "42", input=DRIVE)
+    assert_ok(result)
+    text = result.output
+    assert f"resuming {saved}: you are You in seat 0" in text
+    assert "Trick 1:" in text.split("Your choice:")[0], "the tricks so far are shown again"
+    assert "Game over:" in text and f"Game record saved to {saved}" in text
+    (after,) = read_file(saved)
+    assert after.is_over
+    assert after.seats == before.seats and after.rules == before.rules
+    for old, new in zip(before.deals, after.deals, strict=False):
+        assert new.events[: len(old.events)] == old.events
+    uninterrupted = read_file(whole)[0]
+    for a, b in zip(after.deals, uninterrupted.deals, strict=False):
+        assert list(a.deck) == list(b.deck)
+    assert_ok(invoke("check", saved))
+
+
+def test_resume_twice_and_without_a_seed(tmp_path: Path) -> None:
+    saved = tmp_path / "saved.json"
+    assert_ok(play(saved, "--seed", "7", "--rules", "target=20", input=lines("1", "quit")))
+    first = invoke("play", "--resume", saved, input=lines("1", "quit"))
+    assert_ok(first)
+    assert re.search(r"Seed \d+\.", first.output)
+    assert_ok(invoke("play", "--resume", saved, input=DRIVE))
+    assert read_file(saved)[0].is_over
+
+
+def test_resume_as_the_seat_given(tmp_path: Path) -> None:
+    saved = tmp_path / "saved.json"
+    assert_ok(play(saved, "--seed", "3", "--seat", "2", "--name", "Ana", input="quit\n"))
+    result = invoke("play", "--resume", saved, "--seat", "2", input="quit\n")
+    assert_ok(result)
+    assert "you are Ana in seat 2" in result.output
+    assert_fails(invoke("play", "--resume", saved, "--seat", "0", input="quit\n"), "'Ana'", "computer player")
+
+
+def test_resume_refusals(tmp_path: Path) -> None:
+    saved = tmp_path / "saved.json"
+    assert_ok(play(saved, "--seed", "42", "--rules", "target=20", input="quit\n"))
+    kept = saved.read_bytes()
+    for option, value in (("--name", "Bo"), ("--opponents", "random,random"), ("--rules", "short")):
+        assert_fails(
+            invoke("play", "--resume", saved, option, value, input="quit\n"), "--resume", option, code=2
+        )
+    assert_fails(invoke("play", "--resume", saved, "--out", tmp_path / "x.json"), "--resume", "--out")
+    wrong_seed = invoke("play", "--resume", saved, "--seed", "43", input="quit\n")
+    assert_fails(wrong_seed, "not dealt with --seed 43")
+    assert saved.read_bytes() == kept
+    finished = tmp_path / "finished.json"
+    assert_ok(play(finished, "--seed", "42", "--rules", "target=20", input=DRIVE))
+    assert_fails(invoke("play", "--resume", finished), "is over", code=2)
+    games = tmp_path / "games.jsonl"
+    assert_ok(invoke("simulate", "--out", games, "--games", 2, "-q"))
+    assert_fails(invoke("play", "--resume", games), "holds 2 games", code=2)
+    assert_fails(invoke("play", "--resume", tmp_path / "none.json"), "none.json", code=2)

@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from cli_helpers import assert_fails, assert_ok, flat, invoke
-from paston.cli import app
 
 
 def table_rows(output: str) -> list[list[str]]:
@@ -187,10 +186,10 @@ def test_sheet_resumes_after_reloading(tmp_path: Path) -> None:
     assert_ok(sheet("add", ev, "spades", "-d", "0", "-w", "1,2", "-t", "6,3,1"))
     before = sheet("show", ev).output
     # a fresh runner, as if the program were started again later
-    later = CliRunner().invoke(app, ["sheet", "show", str(ev)])
+    later = invoke("sheet", "show", ev)
     assert_ok(later)
     assert later.output == before
-    result = CliRunner().invoke(app, ["sheet", "add", str(ev), "clubs", "-d", "Bo", "-u"])
+    result = invoke("sheet", "add", ev, "clubs", "-d", "Bo", "-u")
     assert_ok(result)
     assert totals_line(result.output) == "Totals: Ana 10, Bo 30, Cy -9"
 
@@ -393,3 +392,23 @@ def test_sheet_help_lists_its_commands() -> None:
     text = flat(result.output)
     for command in ("new", "add", "show", "undo"):
         assert command in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sheet", "new", "{out}", "--players", "A,B,C"],
+        ["simulate", "--out", "{out}", "-q"],
+        ["tournament", "--players", "heuristic,random", "--deals", "1", "--workers", "1", "--out", "{out}"],
+        ["play", "--opponents", "random,random", "--out", "{out}"],
+    ],
+    ids=lambda a: a[0] if a[0] != "sheet" else "sheet new",
+)
+def test_every_command_refuses_an_output_file_in_a_missing_folder_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a short path, so that the message is not wrapped
+    out = Path("missing") / "out.json"
+    result = invoke(*(str(out) if a == "{out}" else a for a in args), input="quit\n")
+    assert_fails(result, f"cannot write {out}: the folder {out.parent} does not exist", code=2)
+    assert not out.parent.exists()

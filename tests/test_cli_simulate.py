@@ -92,10 +92,12 @@ def test_quiet_prints_nothing(tmp_path: Path) -> None:
     assert result.output == ""
 
 
-def test_existing_file_is_replaced(tmp_path: Path) -> None:
+def test_existing_file_is_replaced_with_force(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     out.write_text("old content\n", encoding="utf-8")
-    assert_ok(simulate(out, "--games", 2))
+    assert_fails(simulate(out, "--games", 2), "already exists", "--force", code=2)
+    assert out.read_text(encoding="utf-8") == "old content\n"
+    assert_ok(simulate(out, "--games", 2, "--force"))
     assert "old content" not in out.read_text(encoding="utf-8")
     assert len(read_file(out)) == 2
 
@@ -194,8 +196,15 @@ def test_missing_out_option_is_named() -> None:
 
 def test_out_in_a_missing_directory_fails_readably(tmp_path: Path) -> None:
     out = tmp_path / "no" / "such" / "dir" / "g.jsonl"
-    assert_fails(invoke("simulate", "--out", out, "-q"), "cannot write", "g.jsonl", code=1)
+    # refused before any game is played, as by every command that writes a file
+    assert_fails(invoke("simulate", "--out", out, "-q"), "cannot write", "g.jsonl", "does not exist", code=2)
     assert not out.exists()
+
+
+def test_summary_counts_are_singular_for_one(tmp_path: Path) -> None:
+    result = invoke("simulate", "--out", tmp_path / "g.jsonl", "--max-deals", 1)
+    assert_ok(result)
+    assert "1 game, 1 deal in" in flat(result.output)
 
 
 def test_out_that_is_a_directory_is_refused(tmp_path: Path) -> None:
@@ -253,3 +262,20 @@ def test_installed_script_rejects_bad_players_without_traceback(tmp_path: Path) 
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
     assert "unknown player 'nobody'" in flat(run.stderr)
+
+
+def test_top_level_help_shows_each_command_in_one_whole_sentence() -> None:
+    import typer.main
+
+    from paston.cli import app
+
+    text = flat(invoke("--help").output)
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.main.TyperGroup)
+    for name, command in group.commands.items():
+        raw = (command.help or "").strip().split("\n\n")[0]
+        assert "\n" not in raw, f"{name}: a line break in the first paragraph shows in paston --help"
+        first = " ".join(raw.split())
+        assert first.endswith("."), (name, first)
+        assert first.count(". ") == 0, f"{name}: the first paragraph is one sentence: {first}"
+        assert f"{name} {first}" in text, (name, first)

@@ -13,19 +13,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
-from paston.cli import app
+from cli_helpers import flat, invoke
 from paston.record import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-runner = CliRunner()
-_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇")
-
-
-def flat(text: str) -> str:
-    return " ".join(text.translate(_BOX).split())
 
 
 def section(title: str) -> str:
@@ -62,10 +55,6 @@ def paston_commands(text: str) -> list[tuple[list[str], str]]:
             command, _, comment = line.partition("#")
             out.append((shlex.split(command)[1:], comment.strip()))
     return out
-
-
-def invoke(args: list[str], input: str | None = None) -> Result:
-    return runner.invoke(app, args, input=input)
 
 
 # --- quickstart and CI -----------------------------------------------------------------
@@ -162,7 +151,7 @@ def test_readme_documents_every_subcommand() -> None:
 
 
 def test_help_lists_every_documented_subcommand() -> None:
-    result = invoke(["--help"])
+    result = invoke("--help")
     assert result.exit_code == 0, result.output
     text = flat(result.output)
     for name in documented_subcommands():
@@ -171,7 +160,7 @@ def test_help_lists_every_documented_subcommand() -> None:
 
 def test_every_documented_subcommand_has_help() -> None:
     for name in documented_subcommands():
-        result = invoke([name, "--help"])
+        result = invoke(name, "--help")
         assert result.exit_code == 0, result.output
         assert "Usage:" in result.output
 
@@ -180,7 +169,7 @@ def test_sheet_subcommands_of_the_readme_exist() -> None:
     text = section("The `paston` command")
     documented = {args[1] for args, _ in paston_commands(text) if args[0] == "sheet"}
     assert documented == {"new", "add", "show", "undo"}
-    help_text = flat(invoke(["sheet", "--help"]).output)
+    help_text = flat(invoke("sheet", "--help").output)
     for name in documented:
         assert re.search(rf"\b{name}\b", help_text)
 
@@ -188,7 +177,7 @@ def test_sheet_subcommands_of_the_readme_exist() -> None:
 def test_version() -> None:
     from paston import __version__
 
-    result = invoke(["--version"])
+    result = invoke("--version")
     assert result.exit_code == 0
     assert result.output.strip() == f"paston {__version__}"
 
@@ -221,7 +210,7 @@ def test_readme_command_examples_run_as_written(tmp_path: Path, monkeypatch: pyt
             args = list(args)
             args[args.index("--games") + 1] = "20"
         feed = "1 2\n1\n" * 3000 if args[0] == "play" else None
-        result = invoke(args, input=feed)
+        result = invoke(*args, input=feed)
         assert result.exit_code == 0, f"paston {' '.join(args)}:\n{result.output}"
         if args[0] == "score" and comment:
             rows = [

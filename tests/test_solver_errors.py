@@ -10,11 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
+from cli_helpers import assert_fails, assert_ok, invoke
 from paston.actions import Kind
 from paston.cards import Card, CardSet
-from paston.cli import app
 from paston.contracts import Contract
 from paston.deal import Deal, Phase
 from paston.errors import PastonError
@@ -341,40 +340,13 @@ def test_errors_are_value_errors_with_codes() -> None:
 
 
 # --- the command line ------------------------------------------------------------------------------
-runner = CliRunner()
-_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇┡┩┏┓┗┛╍")
-
-
-def invoke(*args: object) -> Result:
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def flat(text: str) -> str:
-    return " ".join(text.translate(_BOX).split())
-
-
-def assert_ok(result: Result) -> str:
-    assert result.exception is None, result.output
-    assert result.exit_code == 0, result.output
-    return flat(result.stdout)
-
-
-def assert_fails(result: Result, *needles: str, code: int = 2) -> str:
-    assert result.exit_code == code, result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    text = flat(result.output)
-    for needle in needles:
-        assert needle in text, text
-    return text
-
-
 def expect_card_values(text: str, pos: Position) -> None:
     solution = Solver(memory_mb=1).solve(pos)
     assert len(solution.card_values) == len(pos.legal_cards())
     for card, v in solution.card_values.items():
         assert re.search(rf"(^| ){re.escape(card.pretty())} {v} (best|costs \d+)", text), (card, v, text)
-    assert f"Declarer takes {solution.value} tricks" in text
+    tricks = "trick" if solution.value == 1 else "tricks"  # "1 trick", never "1 tricks"
+    assert f"Declarer takes {solution.value} {tricks} " in text
 
 
 def test_cli_solve_text_position() -> None:
@@ -435,11 +407,11 @@ def test_cli_solve_record_errors(tmp_path: Path) -> None:
     assert_ok(invoke("simulate", "--out", out, "--games", 1, "--seed", 3, "--quiet"))
     match = read_file(out)[0]
     assert match.deals[0].events[0].action.kind is not Kind.PLAY
-    assert_fails(invoke("solve", "--record", out, "--action", 0), "not in the play", "card play")
-    assert_fails(invoke("solve", "--record", out, "--deal", 999), "--deal must be below")
-    assert_fails(invoke("solve", "--record", out, "--action", 9999), "--action must be")
-    assert_fails(invoke("solve", "--record", out, "--game", 3), "--game must be below")
-    assert_fails(invoke("solve", "--record", tmp_path / "missing.jsonl"), "missing.jsonl")
+    assert_fails(invoke("solve", "--record", out, "--action", 0), "not in the play", "card play", code=2)
+    assert_fails(invoke("solve", "--record", out, "--deal", 999), "--deal must be below", code=2)
+    assert_fails(invoke("solve", "--record", out, "--action", 9999), "--action must be", code=2)
+    assert_fails(invoke("solve", "--record", out, "--game", 3), "--game must be below", code=2)
+    assert_fails(invoke("solve", "--record", tmp_path / "missing.jsonl"), "missing.jsonl", code=2)
 
 
 @pytest.mark.parametrize(
@@ -461,7 +433,7 @@ def test_cli_solve_record_errors(tmp_path: Path) -> None:
     ],
 )
 def test_cli_solve_bad_input(args: list[str], needles: list[str]) -> None:
-    assert_fails(invoke("solve", *args), *needles)
+    assert_fails(invoke("solve", *args), *needles, code=2)
 
 
 def test_cli_analyze(tmp_path: Path) -> None:
@@ -486,7 +458,8 @@ def test_cli_analyze(tmp_path: Path) -> None:
     for i in played:
         deal = match.deals[i]
         a = analyze_deal(deal, i, solver)
-        assert f"double-dummy value at the start of play: {a.start_value} tricks" in text
+        tricks = "trick" if a.start_value == 1 else "tricks"  # "1 trick", never "1 tricks"
+        assert f"double-dummy value at the start of play: {a.start_value} {tricks}\n" in text
         cards = [c for trick in a.tricks for c in trick]
         assert len(cards) == 10 * len(a.active)
         for c in cards:
@@ -506,4 +479,29 @@ def test_cli_analyze_bad_file(tmp_path: Path) -> None:
     result = invoke("analyze", bad, "--quiet")
     assert result.exit_code != 0
     assert "Traceback" not in result.output
-    assert_fails(invoke("analyze", tmp_path / "missing.jsonl"), "missing.jsonl")
+    assert_fails(invoke("analyze", tmp_path / "missing.jsonl"), "missing.jsonl", code=2)
+
+
+def test_cli_solve_without_a_position_says_what_to_give() -> None:
+    text = assert_fails(invoke("solve"), "give a position", "--hand0", "--record FILE", code=2)
+    assert "defender" not in text
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--hand0", "AS 7H"], ["--record and --hand0 cannot be used together"]),
+        (["--trump", "hearts"], ["--record and --trump cannot be used together"]),
+        (["--declarer", "1"], ["--record and --declarer cannot be used together"]),
+    ],
+)
+def test_cli_solve_refuses_a_record_mixed_with_a_text_position(
+    tmp_path: Path, args: list[str], needles: list[str]
+) -> None:
+    out = tmp_path / "g.jsonl"
+    assert_ok(invoke("simulate", "--out", out, "-q"))
+    assert_fails(invoke("solve", "--record", out, *args), *needles, code=2)
+
+
+def test_cli_solve_record_options_need_a_record() -> None:
+    assert_fails(invoke("solve", "--deal", 1), "--deal picks a position in a record", "--record FILE", code=2)

@@ -13,9 +13,9 @@ import statistics
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from paston.cli import app
+from cli_helpers import flat, invoke
 from paston.eval import (
     ARRANGEMENT_COUNT,
     DealResultRow,
@@ -28,9 +28,6 @@ from paston.eval import (
 from paston.eval.stats import BotSummary
 from paston.record import from_record, read_file
 from paston.rules import Rules
-
-runner = CliRunner()
-_BOX = str.maketrans("", "", "│╭╮╰╯─┃━╇")
 
 
 def timeless(row: DealResultRow) -> DealResultRow:
@@ -242,16 +239,14 @@ def test_bootstrap_ci_is_seeded_and_sensible() -> None:
 
 
 # --- the command -------------------------------------------------------------------------------------
-def invoke(*args: object) -> Result:
-    return runner.invoke(app, ["tournament", *(str(a) for a in args)])
-
-
-def flat(text: str) -> str:
-    return " ".join(text.translate(_BOX).split())
+def tournament(*args: object) -> Result:
+    return invoke("tournament", *args)
 
 
 def run_cli(out: Path) -> Result:
-    return invoke("--players", "heuristic,random", "--deals", 3, "--seed", 1, "--workers", 1, "--out", out)
+    return tournament(
+        "--players", "heuristic,random", "--deals", 3, "--seed", 1, "--workers", 1, "--out", out
+    )
 
 
 def test_cli_tournament(tmp_path: Path) -> None:
@@ -261,7 +256,10 @@ def test_cli_tournament(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = result.stdout
     assert "heuristic" in text and "random" in text
-    assert re.search(r"\[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]", text), text
+    # three deals: no interval and no claim
+    assert "too few deals for a confidence interval (3 < 30)" in flat(text)
+    assert not re.search(r"\[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]", text), text
+    assert "(significant)" not in text and "(not significant)" not in text
     assert "Traceback" not in result.output
     matches = read_file(out)
     assert len(matches) == 18
@@ -275,6 +273,46 @@ def test_cli_tournament(tmp_path: Path) -> None:
     rows = [r for rows in run_tournament("heuristic", "random", deals=3, seed=1, workers=1) for r in rows]
     lines = out.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line) for line in lines] == [r.record for r in rows]
+
+
+def test_cli_tournament_intervals_from_30_deals(tmp_path: Path) -> None:
+    result = tournament("--players", "heuristic,random", "--deals", 30, "--seed", 1, "--workers", 1, "-q")
+    text = flat(result.stdout)
+    assert re.search(r"heuristic [+-]\d+\.\d\d \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]", text), text
+    claim = r"heuristic − random: [+-]\d+\.\d\d points per deal, 95% CI \[.*\] \(significant\)"
+    assert re.search(claim, text), text
+    assert "too few deals" not in text
+    assert "30 deals in" in text
+
+
+def test_cli_tournament_one_deal_is_singular_and_makes_no_claim() -> None:
+    text = flat(tournament("--players", "heuristic,random", "--deals", 1, "--workers", 1, "-q").stdout)
+    assert "Duplicate tournament: 1 deal × 6 seatings" in text
+    assert "too few deals for a confidence interval (1 < 30); no claim of significance" in text
+    assert "significant)" not in text and "1 deals" not in text and "1 worker(s)" not in text
+    assert "1 deal in" in text and "with 1 worker" in text
+
+
+def test_verdict_makes_no_claim_on_a_zero_width_interval() -> None:
+    from paston.cli.tournament import verdict
+
+    text = verdict(2.0, 2.0, 2.0, 100)
+    assert "zero-width" in text and "no claim of significance" in text
+    assert "(significant)" not in text
+    assert verdict(-1.0, -2.0, -0.5, 30).endswith("(significant)")
+    assert verdict(0.2, -0.1, 0.5, 30).endswith("(not significant)")
+
+
+def test_cli_tournament_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    out.write_text("keep\n", encoding="utf-8")
+    args = ("--players", "heuristic,random", "--deals", 1, "--workers", 1, "-q", "--out", out)
+    result = tournament(*args)
+    assert result.exit_code == 2
+    assert "already exists" in flat(result.output) and "--force" in flat(result.output)
+    assert out.read_text(encoding="utf-8") == "keep\n"
+    assert tournament(*args, "--force").exit_code == 0
+    assert len(read_file(out)) == 6
 
 
 ONE = ("--deals", 1, "--workers", 1)
@@ -295,7 +333,7 @@ ONE = ("--deals", 1, "--workers", 1)
     ],
 )
 def test_cli_tournament_bad_arguments(tmp_path: Path, args: tuple[object, ...], needle: str) -> None:
-    result = invoke(*(str(a).replace("{tmp}", str(tmp_path)) for a in args))
+    result = tournament(*(str(a).replace("{tmp}", str(tmp_path)) for a in args))
     assert result.exit_code != 0, result.output
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
@@ -310,7 +348,7 @@ def test_cli_tournament_unwritable_out(tmp_path: Path, monkeypatch: pytest.Monke
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(command, "open", refuse, raising=False)  # as for a read-only folder
-    result = invoke("--players", "heuristic,random", *ONE, "--out", tmp_path / "t.jsonl")
+    result = tournament("--players", "heuristic,random", *ONE, "--out", tmp_path / "t.jsonl")
     assert result.exit_code != 0
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "cannot write" in flat(result.output)

@@ -13,6 +13,7 @@ import typer
 
 from paston import __version__
 from paston.cli.check import check
+from paston.cli.common import players_epilog
 from paston.cli.play import play
 from paston.cli.replay import replay
 from paston.cli.score import score, sheet_app
@@ -28,15 +29,15 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.command()(play)
-app.command()(simulate)
+app.command(epilog=players_epilog())(play)
+app.command(epilog=players_epilog())(simulate)
 app.command()(check)
 app.command()(replay)
 app.command()(score)
 app.add_typer(sheet_app, name="sheet")
 app.command()(solve)
 app.command()(analyze)
-app.command()(tournament)
+app.command(epilog=players_epilog())(tournament)
 app.command()(serve)
 
 

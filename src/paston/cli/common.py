@@ -1,4 +1,8 @@
-"""Shared pieces of the command line: consoles, option parsing, error exits."""
+"""Shared pieces of the command line: consoles, option parsing, output files, error exits.
+
+>>> RULES_HELP.startswith("Preset (spanish, flat,")
+True
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,55 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from paston.bots.base import parse_player_name
+from paston.bots.base import PLAYERS, parse_player_name
+from paston.cli.text import count
 from paston.errors import PastonError, RecordError
 from paston.match import Match
 from paston.record import iter_file
-from paston.rules import Rules
+from paston.rules import PRESETS, Rules
+
+RULES_HELP = (
+    f"Preset ({', '.join(PRESETS)}) and/or switches, e.g. 'short' or 'spanish,target=61,lone_defender=flat'."
+)
+"""The help of every ``--rules`` option: the presets come from :data:`paston.rules.PRESETS`."""
+
+
+def known_players() -> str:
+    """The computer players' names for an option's help: ``random, heuristic, pimc (pimc:1 … pimc:5)``."""
+    parts = []
+    for p in PLAYERS:
+        levels = f" ({p.name}:{p.levels[0]} … {p.name}:{p.levels[-1]})" if p.levels else ""
+        parts.append(p.name + levels)
+    return ", ".join(parts)
+
+
+def players_epilog() -> str:
+    """Every computer player with its description, for the end of a command's help."""
+    lines = ["Computer players:"]
+    for p in PLAYERS:
+        lines.append(f"- {p.name}: {p.description}.")
+    return "\n\n".join(lines)
+
+
+def given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` (the parameter's name) was given on the command line."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def output_file(path: Path, option: str, *, force: bool) -> Path:
+    """Check an output file before any work: its folder exists (missing folders are not
+    created, so a typo does not scatter files), it is not a folder, and it exists only
+    with ``--force``. Refuses with ``error: OPTION: …`` and exit status 2 (the message is
+    not wrapped, so the path can be copied)."""
+    folder = path.parent
+    if path.is_dir():
+        fail(f"{option}: {path} is a directory, not a file", 2)
+    if not folder.is_dir():
+        fail(f"{option}: cannot write {path}: the folder {folder} does not exist", 2)
+    if path.exists() and not force:
+        fail(f"{option}: {path} already exists; use --force to overwrite it, or another name", 2)
+    return path
 
 
 def out_console() -> Console:
@@ -104,7 +152,7 @@ def load_game(file: Path, game: int) -> Match:
     except (OSError, UnicodeDecodeError) as err:
         fail(f"cannot read {file}: {err}")
     if game >= len(items):
-        fail(f"{file} holds {len(items)} game(s); --game must be below {len(items)}", 2)
+        fail(f"{file} holds {count(len(items), 'game')}; --game must be below {len(items)}", 2)
     item = items[game]
     if isinstance(item, RecordError):
         fail(f"{file}: {item}")

@@ -1,277 +1,156 @@
-"""``paston play``: play a whole game in the terminal against two computer players."""
+"""``paston play``: play a whole game in the terminal against two computer players,
+or resume one saved by ``quit``.
+
+>>> bot_name("pimc:3 (1)", 1), bot_name("random", 2), bot_name("Ana", 0), bot_name("random (2)", 1)
+('pimc:3', 'random', None, None)
+"""
 
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from datetime import datetime
 from pathlib import Path
 
 import typer
 
-from paston.actions import Action, Kind
-from paston.bots import PLAYER_NAMES, Player, make_player
+from paston.bots import Player, make_player
 from paston.bots.base import parse_player_name
-from paston.cards import Card
-from paston.cli.common import fail, out_console, parse_rules
-from paston.contracts import Contract
-from paston.deal import Phase
-from paston.errors import IllegalActionError, ParseError, PastonError
-from paston.match import Match
-from paston.record import dumps
-from paston.text import REDEAL_TEXT, result_lines, signed
-from paston.views import DealView
-
-HELP_TEXT = (
-    "Type the number of a choice, or the action itself: 'pass', 'bid clubs' (or just 'clubs'),\n"
-    "'whist', 'surrender', a card such as 'AH' or '10♥', or two cards to discard ('7D 8D').\n"
-    "Other commands: 'hand' shows your cards, 'last' the last trick, 'score' the totals,\n"
-    "'help' this text, 'quit' saves the game and stops."
+from paston.cli.common import (
+    RULES_HELP,
+    fail,
+    given,
+    known_players,
+    output_file,
+    parse_rules,
 )
+from paston.cli.terminal import TerminalGame
+from paston.cli.text import PERSON, count
+from paston.dealing import shuffled_deck
+from paston.errors import PastonError, RecordError
+from paston.match import Match
+from paston.record import iter_file
+
+_SEAT_SUFFIX = re.compile(r"(.*) \(([0-2])\)")
 
 
-class _Quit(Exception):
-    pass
+def bot_name(seat_name: str, seat: int) -> str | None:
+    """The computer player a seat name stands for (``pimc:3 (1)`` in seat 1 → ``pimc:3``;
+    a bare player name too), or ``None`` for a person."""
+    found = _SEAT_SUFFIX.fullmatch(seat_name)
+    if found is not None:
+        if int(found.group(2)) != seat:
+            return None
+        seat_name = found.group(1)
+    try:
+        kind, level = parse_player_name(seat_name)
+    except PastonError:
+        return None
+    return kind if level is None else f"{kind}:{level}"
 
 
-class TerminalGame:
-    """One person against two computer players; the person sees only their own view."""
+def _rng(seed: int) -> random.Random:
+    return random.Random(f"paston-play:{seed}")
 
-    def __init__(self, match: Match, human: int, bots: dict[int, Player], out: Path) -> None:
-        self.match = match
-        self.human = human
-        self.bots = bots
-        self.out = out
-        self.console = out_console()
-        self.names = match.seats
-        self._shown_tricks = 0
 
-    def say(self, text: str = "") -> None:
-        self.console.print(text, markup=False)
+def _bots(names: dict[int, str], rng: random.Random) -> dict[int, Player]:
+    """The computer players, seeded from ``rng`` in seat order."""
+    return {s: make_player(names[s], seed=rng.getrandbits(64)) for s in sorted(names)}
 
-    def save(self) -> None:
-        tmp = self.out.with_name(self.out.name + ".tmp")
-        tmp.write_text(dumps(self.match, indent=2) + "\n", encoding="utf-8")
-        tmp.replace(self.out)
 
-    # --- the loop ---------------------------------------------------------------------
-    def run(self) -> None:
-        match = self.match
-        deals_seen = 0
-        try:
-            while not match.is_over:
-                while deals_seen < len(match.deals):
-                    deal = match.deals[deals_seen]
-                    deals_seen += 1
-                    self._announce(deals_seen - 1)
-                    if deal.is_over and deal is not match.deals[-1]:
-                        self._finish_deal(deals_seen - 1)
-                seat = match.to_move
-                assert seat is not None
-                if seat == self.human:
-                    action = self._ask(match.view(seat))
-                else:
-                    action = self.bots[seat].choose(match.view(seat))
-                deal = match.deals[-1]
-                index = len(match.deals) - 1
-                match.apply(action, seat)
-                self._report(seat, action)
-                self._show_new_tricks(deal.view(self.human))
-                if deal.is_over:
-                    self._finish_deal(index)
-                    deals_seen = max(deals_seen, index + 1)
-        except _Quit:
-            self.save()
-            self.say(f"Game saved (unfinished) to {self.out}")
-            return
-        except KeyboardInterrupt:
-            self.save()
-            self.say(f"\nInterrupted: game saved (unfinished) to {self.out}")
-            raise typer.Exit(130) from None
-        self.save()
-        w = match.winners
-        who = " and ".join(self.names[s] for s in w)
-        self.say(
-            f"Game over: {who} {'share the victory' if len(w) > 1 else 'wins'}. "
-            f"Final totals: " + ", ".join(f"{self.names[s]} {match.totals[s]}" for s in range(3))
+def _new_game(
+    name: str, seat: int, opponents: str, level: int, seed: int, rules: str
+) -> tuple[Match, dict[int, Player], random.Random]:
+    rule_set = parse_rules(rules)
+    bot_names = [o.strip().lower() for o in opponents.split(",")]
+    if len(bot_names) != 2:
+        raise typer.BadParameter(
+            f"give two of {known_players()}, not {opponents!r}", param_hint="--opponents"
         )
-        self.say(f"Game record saved to {self.out}")
-
-    def _announce(self, index: int) -> None:
-        deal = self.match.deals[index]
-        self._shown_tricks = 0
-        self.say("")
-        self.say(f"=== Deal {self.match.completed_deals + 1}: {self.names[deal.dealer]} deals ===")
-        if deal.redeal in ("spade-sequence", "jack-seven-prikup"):
-            self.say(REDEAL_TEXT[deal.redeal] + " — the same dealer deals again.")
-            return
-        view = deal.view(self.human, self.match.totals)
-        self.say(f"Your hand: {view.hand.pretty()}")
-        assert deal.first_bidder is not None
-        self.say(f"{self.names[deal.first_bidder]} bids first.")
-
-    def _report(self, seat: int, action: Action) -> None:
-        if seat == self.human:
-            return
-        if action.kind is Kind.DISCARD:
-            self.say(f"{self.names[seat]} takes the prikup and discards two cards.")
-        elif action.kind is not Kind.PLAY:
-            self.say(f"{self.names[seat]}: {action.pretty()}")
-
-    def _show_new_tricks(self, view: DealView) -> None:
-        tricks = view.completed_tricks
-        while self._shown_tricks < len(tricks):
-            t = tricks[self._shown_tricks]
-            self._shown_tricks += 1
-            plays = ", ".join(f"{self.names[s]} {c.pretty()}" for s, c in t.plays)
-            self.say(
-                f"Trick {self._shown_tricks}: {plays} → {self.names[t.winner]}   "
-                f"(tricks: " + ", ".join(f"{self.names[s]} {view.tricks[s]}" for s in range(3)) + ")"
-            )
-
-    def _finish_deal(self, index: int) -> None:
-        deal = self.match.deals[index]
-        if deal.redeal is not None:
-            if deal.redeal == "no-jack-no-seven":
-                self.say(REDEAL_TEXT[deal.redeal] + " — the same dealer deals again.")
-            return
-        assert deal.result is not None
-        for line in result_lines(deal.result, self.names):
-            self.say(line)
-        totals = self.match.deal_totals[index]
-        assert totals is not None
-        self.say(
-            "Totals: "
-            + ", ".join(f"{self.names[s]} {totals[s]}" for s in range(3))
-            + f"   (game to {self.match.rules.target})"
-        )
-        self.save()
-
-    # --- asking the person --------------------------------------------------------------
-    def _read(self, prompt: str) -> str:
+    for i, text in enumerate(bot_names):
         try:
-            line = input(prompt)
-        except EOFError:
-            raise _Quit() from None
-        return line.strip()
+            kind, bot_level = parse_player_name(text)
+        except PastonError as err:
+            raise typer.BadParameter(str(err), param_hint="--opponents") from None
+        bot_names[i] = kind if bot_level is None else f"{kind}:{bot_level}"
+        if kind == "pimc" and bot_level is None:
+            bot_names[i] = f"pimc:{level}"
+    person = name.strip()
+    if not person:
+        raise typer.BadParameter("the name may not be empty", param_hint="--name")
+    if bot_name(person, seat) is not None or _SEAT_SUFFIX.fullmatch(person):
+        raise typer.BadParameter(
+            f"{person!r} looks like a computer player's name; choose another, so that every name "
+            "shown differs and a saved game tells who played",
+            param_hint="--name",
+        )
+    other = [s for s in range(3) if s != seat]
+    names = ["", "", ""]
+    names[seat] = person
+    for s, bot in zip(other, bot_names, strict=True):
+        names[s] = f"{bot} ({s})"
+    rng = _rng(seed)
+    bots = _bots({s: bot for s, bot in zip(other, bot_names, strict=True)}, rng)
+    match = Match(first_dealer=rng.randrange(3), rules=rule_set, seats=tuple(names))
+    return match, bots, rng
 
-    def _describe(self, view: DealView) -> None:
-        phase = view.phase
-        if phase is Phase.AUCTION:
-            high = view.high_bid.pretty() if view.high_bid is not None else "none yet"
-            self.say(f"Auction — highest bid: {high}.  Your hand: {view.hand.pretty()}")
-        elif phase is Phase.DISCARD:
-            assert view.prikup is not None
-            self.say(f"You declare. The prikup: {view.prikup.pretty()}")
-            self.say(f"Your 12 cards: {view.hand.pretty()}")
-        elif phase is Phase.TRUMP:
-            self.say(f"Name trump or surrender.  Your hand: {view.hand.pretty()}")
-        elif phase is Phase.DEFENCE:
-            assert view.declarer is not None and view.contract is not None
-            self.say(
-                f"{self.names[view.declarer]} plays {view.contract.pretty()}. Whist (defend) or pass? "
-                f"Your hand: {view.hand.pretty()}"
+
+def _resume(
+    file: Path, seat: int | None, seed: int | None
+) -> tuple[Match, int, dict[int, Player], int, random.Random]:
+    """The saved game, the person's seat, the rebuilt opponents, the seed and the deck
+    source of the deals to come. With the game's own seed, the opponents get their seeds
+    again and the deals to come are the ones the game would have had."""
+    try:
+        items = list(iter_file(file))
+    except (OSError, UnicodeDecodeError) as err:
+        fail(f"cannot read {file}: {err}")
+    if len(items) != 1:
+        fail(
+            f"{file} holds {count(len(items), 'game')}; --resume needs a file with one game, "
+            "as paston play saves",
+            2,
+        )
+    match = items[0]
+    if isinstance(match, RecordError):
+        fail(f"{file}: {match}")
+    if match.is_over:
+        fail(f"the game in {file} is over; there is nothing to resume", 2)
+    bots = {s: bot_name(n, s) for s, n in enumerate(match.seats)}
+    if seat is None:
+        people = [s for s, bot in bots.items() if bot is None]
+        if len(people) != 1:
+            fail(
+                f"cannot tell which seat is yours in {file} (seats: {', '.join(match.seats)}); give --seat",
+                2,
             )
-        elif phase is Phase.PLAY:
-            assert view.contract is not None
-            trick = ", ".join(f"{self.names[s]} {c.pretty()}" for s, c in view.current_trick) or "you lead"
-            self.say(f"[{view.contract.pretty()}] Trick {len(view.completed_tricks) + 1}: {trick}")
-            self.say(f"Your hand: {view.hand.pretty()}")
-
-    def _ask(self, view: DealView) -> Action:
-        self._describe(view)
-        legal = view.legal_actions
-        if view.phase is Phase.DISCARD:
-            cards = list(view.hand)
-            self.say("  " + "  ".join(f"{i + 1}:{c.pretty()}" for i, c in enumerate(cards)))
-            prompt = "Discard two cards (two numbers or codes, e.g. '3 7' or '7D 8D'): "
-        else:
-            cards = []
-            self.say(
-                "  " + "  ".join(f"{i + 1}:{a.pretty().removeprefix('play ')}" for i, a in enumerate(legal))
-            )
-            prompt = "Your choice: "
-        while True:
-            text = self._read(prompt)
-            if not text:
-                continue
-            low = text.lower()
-            if low in ("q", "quit", "exit"):
-                raise _Quit()
-            if low in ("h", "help", "?"):
-                self.say(HELP_TEXT)
-                continue
-            if low == "hand":
-                self.say(f"Your hand: {view.hand.pretty()}")
-                continue
-            if low == "score":
-                t = self.match.totals
-                self.say("Totals: " + ", ".join(f"{self.names[s]} {signed(t[s])}" for s in range(3)))
-                continue
-            if low == "last":
-                done = view.completed_tricks
-                if done:
-                    last = done[-1]
-                    self.say(
-                        "Last trick: "
-                        + ", ".join(f"{self.names[s]} {c.pretty()}" for s, c in last.plays)
-                        + f" → {self.names[last.winner]}"
-                    )
-                else:
-                    self.say("No trick has been completed yet.")
-                continue
-            try:
-                action = self._parse(text, view, legal, cards)
-            except (ParseError, IllegalActionError) as err:
-                self.say(f"  {err}  (type 'help' for help)")
-                continue
-            deal = self.match.deal
-            assert deal is not None
-            error = deal.why_illegal(action, self.human)
-            if error is not None:
-                self.say(f"  {error}")
-                continue
-            return action
-
-    def _parse(self, text: str, view: DealView, legal: tuple[Action, ...], cards: list[Card]) -> Action:
-        words = text.replace(",", " ").split()
-        if view.phase is Phase.DISCARD:
-            if words and words[0].lower() == "discard":
-                words = words[1:]
-            if len(words) != 2:
-                raise ParseError("parse-action", "give exactly two cards to discard")
-            picked = []
-            for w in words:
-                if w.isdigit():
-                    k = int(w)
-                    if not 1 <= k <= len(cards):
-                        raise ParseError("parse-action", f"choose numbers from 1 to {len(cards)}")
-                    picked.append(cards[k - 1])
-                else:
-                    picked.append(Card.parse(w))
-            return Action.discard(picked[0], picked[1])
-        if len(words) == 1 and words[0].isdigit():
-            k = int(words[0])
-            if not 1 <= k <= len(legal):
-                raise ParseError("parse-action", f"choose a number from 1 to {len(legal)}")
-            return legal[k - 1]
-        if (
-            view.phase in (Phase.AUCTION, Phase.TRUMP)
-            and len(words) >= 1
-            and words[0].lower() not in ("bid", "trump", "pass", "surrender")
-        ):
-            contract = Contract.parse(text)
-            return Action.bid(contract) if view.phase is Phase.AUCTION else Action.trump(contract)
-        return Action.parse(text)
+        seat = people[0]
+    opponents = {s: bot for s, bot in bots.items() if s != seat}
+    missing = [match.seats[s] for s, bot in opponents.items() if bot is None]
+    if missing:
+        fail(f"{missing[0]!r} in {file} is not a computer player's name, so it cannot be rebuilt", 2)
+    named = {s: bot for s, bot in opponents.items() if bot is not None}
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+        rng = _rng(seed)
+        return match, seat, _bots(named, rng), seed, rng
+    rng = _rng(seed)
+    rebuilt = _bots(named, rng)
+    same = rng.randrange(3) == match.first_dealer and all(
+        [int(c) for c in shuffled_deck(rng)] == [int(c) for c in deal.deck] for deal in match.deals
+    )
+    if not same:
+        fail(f"{file} was not dealt with --seed {seed}; leave --seed out to go on with new random deals", 2)
+    return match, seat, rebuilt, seed, rng
 
 
 def play(
-    name: str = typer.Option("You", "--name", help="Your name on the score sheet."),
+    ctx: typer.Context,
+    name: str = typer.Option(PERSON, "--name", help="Your name on the score sheet."),
     seat: int = typer.Option(0, "--seat", min=0, max=2, help="Your seat (0, 1, 2; clockwise)."),
     opponents: str = typer.Option(
-        "pimc,pimc",
-        "--opponents",
-        help=f"The two computer players; known: {', '.join(PLAYER_NAMES)} (pimc:1 … pimc:5).",
+        "pimc,pimc", "--opponents", help=f"The two computer players; known: {known_players()}."
     ),
     level: int = typer.Option(
         3, "--level", "-l", min=1, max=5, help="Strength of pimc opponents: 1 (fast) to 5 (strongest)."
@@ -279,7 +158,7 @@ def play(
     seed: int | None = typer.Option(
         None, "--seed", help="Seed for a reproducible game (random if not given)."
     ),
-    rules: str = typer.Option("spanish", "--rules", "-r", help="Preset and/or switches, e.g. 'short'."),
+    rules: str = typer.Option("spanish", "--rules", "-r", help=RULES_HELP),
     out: Path | None = typer.Option(
         None,
         "--out",
@@ -287,45 +166,54 @@ def play(
         dir_okay=False,
         help="Where to save the game record (default: paston-DATE.json here).",
     ),
+    force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
+    resume: Path | None = typer.Option(
+        None,
+        "--resume",
+        exists=True,
+        dir_okay=False,
+        help="Go on with a game saved by 'quit' (saved again to the same file); with --seed, the "
+        "seed the game printed, to get the deals it would have had.",
+    ),
 ) -> None:
-    """Play a full game of Paston in the terminal against two computer players."""
-    rule_set = parse_rules(rules)
-    bot_names = [o.strip().lower() for o in opponents.split(",")]
-    if len(bot_names) != 2:
-        raise typer.BadParameter(
-            f"give two of {', '.join(PLAYER_NAMES)}, not {opponents!r}", param_hint="--opponents"
+    """Play a full game of Paston in the terminal against two computer players.
+
+    Every decision lists the legal choices: type a number or the action itself; 'help' at
+    any prompt explains the rest. The record is saved after every deal and on 'quit'.
+    """
+    if resume is not None:
+        for option in ("name", "opponents", "level", "rules", "out", "force"):
+            if given(ctx, option):
+                raise typer.BadParameter(
+                    f"--resume continues the saved game with its own {option}; leave --{option} out",
+                    param_hint=f"--resume and --{option}",
+                )
+        match, human, bots, seed, rng = _resume(resume, seat if given(ctx, "seat") else None, seed)
+        game = TerminalGame(match, human, bots, resume, rng)
+        game.say(
+            f"Paston — resuming {resume}: you are {match.seats[human]} in seat {human}. Seed {seed}. "
+            f"Game to {match.rules.target}. Type 'help' for help."
         )
-    for i, bot_name in enumerate(bot_names):
-        try:
-            kind, bot_level = parse_player_name(bot_name)
-        except PastonError as err:
-            raise typer.BadParameter(str(err), param_hint="--opponents") from None
-        if kind == "pimc" and bot_level is None:
-            bot_names[i] = f"pimc:{level}"
-    if not name.strip():
-        raise typer.BadParameter("the name may not be empty", param_hint="--name")
+        _run(game, resume, resumed=True)
+        return
     if seed is None:
         seed = secrets.randbelow(2**32)
-    rng = random.Random(f"paston-play:{seed}")
-    other = [s for s in range(3) if s != seat]
-    names = ["", "", ""]
-    names[seat] = name.strip()
-    bots: dict[int, Player] = {}
-    for s, bot_name in zip(other, bot_names, strict=True):
-        names[s] = f"{bot_name} ({s})"
-        bots[s] = make_player(bot_name, seed=rng.getrandbits(64))
+    match, bots, rng = _new_game(name, seat, opponents, level, seed, rules)
     if out is None:
         out = Path(f"paston-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise typer.BadParameter(f"the folder {folder} does not exist", param_hint="--out")
-    match = Match(first_dealer=rng.randrange(3), rules=rule_set, seats=tuple(names), rng=rng)
-    game = TerminalGame(match, seat, bots, out)
+    output_file(out, "--out", force=force)
+    game = TerminalGame(match, seat, bots, out, rng)
+    other = [s for s in range(3) if s != seat]
+    names = match.seats
     game.say(
         f"Paston — you are {names[seat]} in seat {seat}; opponents {names[other[0]]} and "
-        f"{names[other[1]]}. Seed {seed}. Game to {rule_set.target}. Type 'help' for help."
+        f"{names[other[1]]}. Seed {seed}. Game to {match.rules.target}. Type 'help' for help."
     )
+    _run(game, out)
+
+
+def _run(game: TerminalGame, out: Path, *, resumed: bool = False) -> None:
     try:
-        game.run()
+        game.run(resumed=resumed)
     except OSError as err:
         fail(f"cannot save the game to {out}: {err.strerror}")

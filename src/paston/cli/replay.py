@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from paston.cli.common import load_game, out_console
-from paston.text import match_account
+from paston.cli.text import match_account
 
 
 def replay(

@@ -9,13 +9,22 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from paston.cli.common import fail, out_console, parse_int_list, parse_names, parse_rules, parse_seat
+from paston.cli.common import (
+    RULES_HELP,
+    fail,
+    out_console,
+    output_file,
+    parse_int_list,
+    parse_names,
+    parse_rules,
+    parse_seat,
+)
+from paston.cli.text import signed
 from paston.contracts import Contract
 from paston.errors import PastonError
-from paston.result import DealResult
+from paston.result import DealResult, Outcome
 from paston.rules import Rules
 from paston.sheet import ScoreSheet, score_deal
-from paston.text import signed
 
 _CONTRACT_HELP = (
     "spades, clubs, diamonds, hearts, best-spades "
@@ -68,12 +77,12 @@ def _print_result(result: DealResult, names: tuple[str, str, str]) -> None:
         elif s in result.defenders:
             role = "defender" if len(result.defenders) == 2 else "lone defender"
         else:
-            role = "opponent" if result.outcome != "played" else "passed"
+            role = "opponent" if result.outcome is not Outcome.PLAYED else "passed"
         table.add_row(
             str(s),
             names[s],
             role,
-            str(result.tricks[s]) if result.outcome == "played" else "—",
+            str(result.tricks[s]) if result.outcome is Outcome.PLAYED else "—",
             signed(result.scores[s]),
         )
     contract = result.contract.pretty() if result.contract is not None else "—"
@@ -89,7 +98,7 @@ def score(
     ),
     tricks: str = typer.Option("", "--tricks", "-t", help="Tricks per seat 0,1,2, e.g. 6,3,1 (sum 10)."),
     uncontested: bool = typer.Option(False, "--uncontested", "-u", help="Both opponents passed (R5.3)."),
-    rules: str = typer.Option("spanish", "--rules", "-r", help="Preset and/or switches."),
+    rules: str = typer.Option("spanish", "--rules", "-r", help=RULES_HELP),
     names: str = typer.Option("Seat 0,Seat 1,Seat 2", "--names", help="Three player names."),
 ) -> None:
     """Score one deal played with real cards (R7) and print the three deal scores."""
@@ -99,7 +108,8 @@ def score(
 
 
 sheet_app = typer.Typer(
-    help="A running score sheet for a game at a real table: new, add, show, undo. Saved after every change.",
+    help="Keep a running score sheet of a game at a real table (new, add, show, undo; saved after "
+    "every change).",
     no_args_is_help=True,
 )
 
@@ -159,14 +169,13 @@ def _show(sheet: ScoreSheet) -> None:
 def sheet_new(
     file: Path = typer.Argument(..., help="Where to keep the sheet (JSON).", dir_okay=False),
     players: str = typer.Option(..., "--players", "-p", help="Three names, seats 0,1,2 clockwise."),
-    rules: str = typer.Option("spanish", "--rules", "-r", help="Preset and/or switches."),
+    rules: str = typer.Option("spanish", "--rules", "-r", help=RULES_HELP),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing sheet."),
 ) -> None:
     """Start a new score sheet."""
     names = parse_names(players, "--players")
     rule_set = parse_rules(rules)
-    if file.exists() and not force:
-        fail(f"{file} already exists; use --force to overwrite it or another name", 2)
+    output_file(file, "FILE", force=force)
     sheet = ScoreSheet(players=names, rules=rule_set)
     _save(sheet, file)
     out_console().print(f"New sheet {file}: {', '.join(names)}; rules {rule_set.describe()}", markup=False)

@@ -7,9 +7,18 @@ from pathlib import Path
 
 import typer
 
-from paston.bots import PLAYER_NAMES
 from paston.bots.runner import seeded_game
-from paston.cli.common import err_console, fail, parse_players, parse_rules, progress_bar
+from paston.cli.common import (
+    RULES_HELP,
+    err_console,
+    fail,
+    known_players,
+    output_file,
+    parse_players,
+    parse_rules,
+    progress_bar,
+)
+from paston.cli.text import count
 from paston.errors import PastonError
 from paston.record import dumps
 
@@ -24,23 +33,19 @@ def simulate(
         "random,random,random",
         "--players",
         "-p",
-        help=f"Three players for seats 0,1,2; known: {', '.join(PLAYER_NAMES)} (pimc:1 … pimc:5).",
+        help=f"Three players for seats 0,1,2; known: {known_players()}.",
     ),
-    rules: str = typer.Option(
-        "spanish",
-        "--rules",
-        "-r",
-        help="Preset (spanish, flat, no-surrender-bonus, preference, short) "
-        "and/or switches, e.g. 'spanish,target=61,lone_defender=flat'.",
-    ),
+    rules: str = typer.Option("spanish", "--rules", "-r", help=RULES_HELP),
     max_deals: int = typer.Option(
         1000, "--max-deals", min=1, help="Stop a game after this many deals (its record stays valid)."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
+    force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
 ) -> None:
     """Play N complete games between computer players and write them as paston/1 JSON Lines."""
     rule_set = parse_rules(rules)
     names = parse_players(players, 3, "--players")
+    output_file(out, "--out", force=force)
     console = err_console()
     start = time.perf_counter()
     deals = 0
@@ -64,4 +69,4 @@ def simulate(
     tmp.replace(out)
     if not quiet:
         elapsed = time.perf_counter() - start
-        console.print(f"{games} games, {deals} deals in {elapsed:.1f} s → {out}")
+        console.print(f"{count(games, 'game')}, {count(deals, 'deal')} in {elapsed:.1f} s → {out}")

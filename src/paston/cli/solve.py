@@ -8,14 +8,24 @@ import typer
 from rich.table import Table
 
 from paston.actions import Kind
-from paston.cli.common import fail, load_game, out_console, parse_int_list, parse_rules, progress_bar
+from paston.cli.common import (
+    RULES_HELP,
+    fail,
+    given,
+    load_game,
+    out_console,
+    parse_int_list,
+    parse_rules,
+    progress_bar,
+)
+from paston.cli.text import count, display_names
 from paston.deal import Phase
 from paston.errors import PastonError, RecordError
 from paston.match import Match
 from paston.record import iter_file
+from paston.result import Outcome
 from paston.solver import Position, Solver
 from paston.solver.analysis import DealAnalysis, analyze_deal
-from paston.text import display_names
 
 
 def _position_from_record(match: Match, deal_index: int | None, action_index: int | None) -> Position:
@@ -27,7 +37,7 @@ def _position_from_record(match: Match, deal_index: int | None, action_index: in
             fail("no deal of this game reaches the play of the cards", 2)
         deal_index = with_play[0]
     if not 0 <= deal_index < len(match.deals):
-        fail(f"the game has {len(match.deals)} deal(s); --deal must be below {len(match.deals)}", 2)
+        fail(f"the game has {count(len(match.deals), 'deal')}; --deal must be below {len(match.deals)}", 2)
     played = match.deals[deal_index]
     events = played.events
     if action_index is None:
@@ -36,7 +46,7 @@ def _position_from_record(match: Match, deal_index: int | None, action_index: in
             fail(f"deal {deal_index} has no card play (it ended without play)", 2)
         action_index = plays[0]
     if not 0 <= action_index <= len(events):
-        fail(f"deal {deal_index} has {len(events)} action(s); --action must be 0 to {len(events)}", 2)
+        fail(f"deal {deal_index} has {count(len(events), 'action')}; --action must be 0 to {len(events)}", 2)
     deal = played.state_at(action_index)
     if deal.phase is not Phase.PLAY:
         fail(
@@ -47,7 +57,33 @@ def _position_from_record(match: Match, deal_index: int | None, action_index: in
     return Position.from_deal(deal)
 
 
+_TEXT_OPTIONS = ("hand0", "hand1", "hand2", "trump", "declarer", "leader", "trick", "tricks")
+_RECORD_OPTIONS = ("game", "deal", "action")
+
+
+def _check_sources(ctx: typer.Context, record: Path | None) -> None:
+    """A position comes from the text options or from a record, never from both."""
+    text = [f"--{name}" for name in _TEXT_OPTIONS if given(ctx, name)]
+    if record is not None and text:
+        fail(
+            f"--record and {text[0]} cannot be used together: the position comes either from a record "
+            "(--record, --game, --deal, --action) or from the hands (--hand0, --hand1, --hand2, --trump, …)",
+            2,
+        )
+    if record is None:
+        loose = [f"--{name}" for name in _RECORD_OPTIONS if given(ctx, name)]
+        if loose:
+            fail(f"{loose[0]} picks a position in a record: give the record with --record FILE", 2)
+        if not text:
+            fail(
+                "give a position: the cards of each seat with --hand0, --hand1, --hand2 (with --trump, "
+                "--declarer, …), or a game record with --record FILE; see paston solve --help",
+                2,
+            )
+
+
 def solve(
+    ctx: typer.Context,
     hand0: str = typer.Option("", "--hand0", help="Seat 0's cards, e.g. 'AS KS 7H' (empty for a passer)."),
     hand1: str = typer.Option("", "--hand1", help="Seat 1's cards."),
     hand2: str = typer.Option("", "--hand2", help="Seat 2's cards."),
@@ -73,10 +109,11 @@ def solve(
     ),
     scores: bool = typer.Option(False, "--scores", help="Also solve max^n with the scores of R7."),
     rules: str = typer.Option(
-        "spanish", "--rules", "-r", help="Rule set for --scores (from the record if given)."
+        "spanish", "--rules", "-r", help="Rule set for --scores (from the record if given). " + RULES_HELP
     ),
 ) -> None:
     """Solve a play position double-dummy and print the value of each legal card."""
+    _check_sources(ctx, record)
     rule_set = parse_rules(rules)
     try:
         if record is not None:
@@ -125,7 +162,7 @@ def solve(
     console.print(table)
     made = "makes" if solution.value >= 6 else "fails"
     console.print(
-        f"Declarer takes {solution.value} tricks with best play ({made} the contract); "
+        f"Declarer takes {count(solution.value, 'trick')} with best play ({made} the contract); "
         f"{solution.nodes:,} positions searched.",
         markup=False,
     )
@@ -143,7 +180,7 @@ def _print_analysis(a: DealAnalysis, names: tuple[str, str, str], number: int) -
     console = out_console()
     console.print(
         f"Deal {number} (deals[{a.deal_index}]): {a.contract.pretty()}, declarer {names[a.declarer]}; "
-        f"double-dummy value at the start of play: {a.start_value} tricks",
+        f"double-dummy value at the start of play: {count(a.start_value, 'trick')}",
         markup=False,
     )
     for t, trick in enumerate(a.tricks, start=1):
@@ -162,7 +199,7 @@ def _played_deals(match: Match) -> list[int]:
     return [
         i
         for i, d in enumerate(match.deals)
-        if (d.result is not None and d.result.outcome == "played")
+        if (d.result is not None and d.result.outcome is Outcome.PLAYED)
         or (d.result is None and d.redeal is None and any(e.action.kind is Kind.PLAY for e in d.events))
     ]
 
@@ -197,7 +234,8 @@ def _analyze_all(file: Path, quiet: bool) -> None:
             progress.advance(task)
     console = out_console()
     table = Table(
-        title=f"Tricks lost against perfect play: {len(jobs)} played deals of {len(games)} games",
+        title=f"Tricks lost against perfect play: {count(len(jobs), 'played deal')} of "
+        f"{count(len(games), 'game')}",
         show_edge=False,
     )
     for col in ("player", "deals played", "cards", "tricks lost", "per deal", "per 100 cards"):
@@ -251,6 +289,6 @@ def analyze(
     out_console().print(
         "Total tricks lost against perfect play: "
         + ", ".join(f"{names[s]} {totals[s]}" for s in range(3))
-        + f" over {len(results)} played deal(s)",
+        + f" over {count(len(results), 'played deal')}",
         markup=False,
     )

@@ -10,14 +10,53 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from paston.cli.common import fail, out_console, parse_players, parse_rules, progress_bar
+from paston.cli.common import (
+    RULES_HELP,
+    fail,
+    known_players,
+    out_console,
+    output_file,
+    parse_players,
+    parse_rules,
+    progress_bar,
+)
+from paston.cli.text import count
 from paston.eval.stats import bootstrap_ci, summarize
 from paston.eval.tournament import DealResultRow, run_tournament
+
+MIN_DEALS_FOR_CI = 30
+"""Below this many deals no confidence interval is printed and no significance claimed:
+a percentile bootstrap of so few per-deal means understates the spread (with one deal
+the interval has zero width)."""
+
+
+def verdict(mean: float, lo: float, hi: float, deals: int) -> str:
+    """The difference line's claim: an interval and whether it excludes zero, or why not.
+
+    >>> verdict(1.78, 1.78, 1.78, 1)
+    '+1.78 points per deal (too few deals for a confidence interval (1 < 30); no claim of significance)'
+    >>> verdict(0.5, 0.1, 0.9, 200)
+    '+0.50 points per deal, 95% CI [+0.10, +0.90] (significant)'
+    """
+    if deals < MIN_DEALS_FOR_CI:
+        why = f"too few deals for a confidence interval ({deals} < {MIN_DEALS_FOR_CI})"
+        return f"{mean:+.2f} points per deal ({why}; no claim of significance)"
+    interval = f"95% CI [{lo:+.2f}, {hi:+.2f}]"
+    if lo == hi:
+        return (
+            f"{mean:+.2f} points per deal, {interval} (a zero-width interval: every deal gave the same "
+            "difference; no claim of significance)"
+        )
+    claim = "significant" if lo > 0 or hi < 0 else "not significant"
+    return f"{mean:+.2f} points per deal, {interval} ({claim})"
 
 
 def tournament(
     players: str = typer.Option(
-        ..., "--players", "-p", help="Two players, e.g. 'pimc,heuristic' or 'pimc:4,pimc:2'."
+        ...,
+        "--players",
+        "-p",
+        help=f"Two players, e.g. 'pimc,heuristic' or 'pimc:4,pimc:2'; known: {known_players()}.",
     ),
     deals: int = typer.Option(
         100, "--deals", "-n", min=1, max=1_000_000, help="Deals (each played 6 times)."
@@ -26,22 +65,27 @@ def tournament(
     workers: int = typer.Option(
         0, "--workers", "-w", min=0, max=256, help="Processes to use (0 = one per CPU core)."
     ),
-    rules: str = typer.Option("spanish", "--rules", "-r", help="Preset and/or switches."),
+    rules: str = typer.Option("spanish", "--rules", "-r", help=RULES_HELP),
     out: Path | None = typer.Option(
         None, "--out", "-o", dir_okay=False, help="Write every played deal as a paston/1 record (JSON Lines)."
     ),
     resamples: int = typer.Option(2000, "--bootstrap", min=100, max=100_000, help="Bootstrap resamples."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
 ) -> None:
-    """Duplicate tournament: the same deals in all six seatings of two bots; mean points per deal
-    with bootstrap 95% confidence intervals, make/surrender/whist rates, contract mix, times."""
+    """Compare two computer players in a duplicate tournament.
+
+    The same deals are played in all six seatings of the two players; the report gives
+    mean points per deal with bootstrap 95% confidence intervals (from 30 deals on),
+    make, surrender and whist rates, the contract mix and decision times.
+    """
     rule_set = parse_rules(rules)
     names = parse_players(players, 2, "--players")
     a, b = names
     if a == b:
         raise typer.BadParameter("give two different players", param_hint="--players")
-    if out is not None and not (out.parent if str(out.parent) else Path(".")).is_dir():
-        raise typer.BadParameter(f"the folder {out.parent} does not exist", param_hint="--out")
+    if out is not None:
+        output_file(out, "--out", force=force)
     n_workers = workers or os.cpu_count() or 1
     all_rows: list[list[DealResultRow]] = []
     start = time.perf_counter()
@@ -72,15 +116,19 @@ def tournament(
     elapsed = time.perf_counter() - start
     summary = summarize(all_rows, a, b)
     console = out_console()
-    table = Table(title=f"Duplicate tournament: {deals} deals × 6 seatings, seed {seed}", show_edge=False)
-    for col in ("player", "points/deal [95% CI]", "made", "surr.", "whist", "ms/dec."):
+    with_ci = deals >= MIN_DEALS_FOR_CI
+    table = Table(
+        title=f"Duplicate tournament: {count(deals, 'deal')} × 6 seatings, seed {seed}", show_edge=False
+    )
+    points = "points/deal [95% CI]" if with_ci else "points/deal"
+    for col in ("player", points, "made", "surr.", "whist", "ms/dec."):
         table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
     for name in (a, b):
         s = summary[name]
         lo, hi = bootstrap_ci(s.per_deal, resamples=resamples, seed=seed)
         table.add_row(
             name,
-            f"{s.mean:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+            f"{s.mean:+.2f} [{lo:+.2f}, {hi:+.2f}]" if with_ci else f"{s.mean:+.2f}",
             f"{s.make_rate:.1%}",
             f"{s.surrender_rate:.1%}",
             f"{s.whist_rate:.1%}",
@@ -90,17 +138,14 @@ def tournament(
     diff = [x - y for x, y in zip(summary[a].per_deal, summary[b].per_deal, strict=True)]
     lo, hi = bootstrap_ci(diff, resamples=resamples, seed=seed)
     mean = sum(diff) / len(diff)
-    verdict = "significant" if lo > 0 or hi < 0 else "not significant"
-    console.print(
-        f"{a} − {b}: {mean:+.2f} points per deal, 95% CI [{lo:+.2f}, {hi:+.2f}] ({verdict})", markup=False
-    )
+    console.print(f"{a} − {b}: {verdict(mean, lo, hi, deals)}", markup=False)
     for name in (a, b):
         mix = summary[name].contracts
         total = sum(mix.values())
         parts = ", ".join(f"{k} {v / total:.0%}" for k, v in sorted(mix.items(), key=lambda kv: -kv[1]))
-        console.print(f"{name} declared {total} times: {parts or '—'}", markup=False)
+        console.print(f"{name} declared {count(total, 'time')}: {parts or '—'}", markup=False)
     console.print(
-        f"{deals} deals in {elapsed:.1f} s with {n_workers} worker(s)"
+        f"{count(deals, 'deal')} in {elapsed:.1f} s with {count(n_workers, 'worker')}"
         + (f"; records in {out}" if out is not None else ""),
         markup=False,
     )

@@ -1,10 +1,9 @@
-"""Readable text for people: hands, auctions, tricks, deal accounts.
+"""Readable text for people: scores, counts, verbs, deal accounts.
 
->>> from paston.cards import CardSet
->>> hand_line(CardSet.parse("AS 7S TH KD"))
-'♠ A 7  ♦ K  ♥ 10'
 >>> signed(40), signed(-9), signed(0)
 ('+40', '-9', '0')
+>>> count(1, "deal"), count(3, "deal"), says("You", "deals"), says("Ana", "deals")
+('1 deal', '3 deals', 'You deal', 'Ana deals')
 """
 
 from __future__ import annotations
@@ -12,25 +11,52 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paston.actions import Kind
-from paston.cards import ALL_CARDS, CardSet
-from paston.contracts import Contract
+from paston.cards import CardSet
 from paston.deal import Deal
 from paston.dealing import dealt_order
 from paston.match import Match
-from paston.result import DealResult, Outcome, Redeal
+from paston.result import DealResult, Outcome
 from paston.scoring import reset_seats
 
-REDEAL_TEXT = {r: r.text for r in Redeal}
+PERSON = "You"
+"""The default name of the person at the terminal, who is addressed in the second person."""
 
-
-def hand_line(cards: CardSet) -> str:
-    """A hand grouped by suit, high to low."""
-    return cards.pretty()
+_IRREGULAR = {"has": "have", "is": "are", "does": "do", "was": "were"}
 
 
 def signed(n: int) -> str:
     """A score with its sign."""
     return f"+{n}" if n > 0 else str(n)
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and the noun, singular for exactly one: ``1 trick``, ``0 tricks``.
+
+    >>> count(1, "match", "matches"), count(2, "match", "matches")
+    ('1 match', '2 matches')
+    """
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def says(name: str, verb: str) -> str:
+    """``name`` with ``verb`` (given in the third person singular) agreeing with it:
+    the person named "You" takes the plain form.
+
+    >>> says("Bo", "takes"), says("You", "takes"), says("you", "has"), says("You", "passes")
+    ('Bo takes', 'You take', 'you have', 'You pass')
+    """
+    return f"{name} {conjugate(name, verb)}"
+
+
+def conjugate(name: str, verb: str) -> str:
+    """The form of ``verb`` (third person singular) that agrees with ``name``."""
+    if name.strip().lower() != PERSON.lower():
+        return verb
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith(("sses", "ches", "shes", "xes")):
+        return verb[:-2]
+    return verb.removesuffix("s")
 
 
 def display_names(seats: Sequence[str]) -> tuple[str, str, str]:
@@ -53,16 +79,18 @@ def result_lines(result: DealResult, seats: Sequence[str]) -> list[str]:
     d = result.declarer
     lines = []
     if result.outcome is Outcome.SURRENDER:
-        lines.append(f"{seats[d]} surrenders (R4.3).")
+        lines.append(f"{says(seats[d], 'surrenders')} ({Outcome.SURRENDER.rule}).")
     elif result.outcome is Outcome.UNCONTESTED:
         assert result.contract is not None
-        lines.append(f"Both opponents pass: {seats[d]} wins {result.contract.pretty()} uncontested (R5.3).")
+        lines.append(
+            f"Both opponents pass: {says(seats[d], 'wins')} {result.contract.pretty()} uncontested "
+            f"({Outcome.UNCONTESTED.rule})."
+        )
     else:
         assert result.contract is not None
-        made = "makes" if result.tricks[d] >= 6 else "fails"
         lines.append(
-            f"{seats[d]} {made} {result.contract.pretty()} with {result.tricks[d]} "
-            f"trick{'' if result.tricks[d] == 1 else 's'}; "
+            f"{says(seats[d], 'makes' if result.made else 'fails')} {result.contract.pretty()} with "
+            f"{count(result.tricks[d], 'trick')}; "
             + ", ".join(f"{seats[s]} {result.tricks[s]}" for s in result.defenders)
             + "."
         )
@@ -101,18 +129,19 @@ def deal_account(
         stage = "after"
         if kind is Kind.DISCARD:
             middle.append(
-                f"  {seats[e.seat]} takes the prikup and discards {CardSet(e.action.cards).pretty()}"
+                f"  {says(seats[e.seat], 'takes')} the prikup and {conjugate(seats[e.seat], 'discards')} "
+                f"{CardSet(e.action.cards).pretty()}"
             )
         elif kind is Kind.TRUMP:
             assert e.action.contract is not None
-            middle.append(f"  {seats[e.seat]} names {e.action.contract.pretty()}")
+            middle.append(f"  {says(seats[e.seat], 'names')} {e.action.contract.pretty()}")
         elif kind is Kind.SURRENDER:
-            middle.append(f"  {seats[e.seat]} surrenders")
+            middle.append(f"  {says(seats[e.seat], 'surrenders')}")
         elif kind in (Kind.WHIST, Kind.PASS):
             defence.append(f"{seats[e.seat]} {kind.value}")
     if auction:
         out.append("  Auction: " + ", ".join(auction))
-    if deal.redeal is Redeal.NO_JACK_NO_SEVEN:
+    if deal.redeal is not None:  # void after the auction (R3.4)
         out.append("  " + deal.redeal.text)
         return out
     out.extend(middle)
@@ -170,18 +199,8 @@ def match_account(match: Match) -> list[str]:
             previous = totals
     if match.winners:
         names = " and ".join(seats[s] for s in match.winners)
-        verb = "share the victory" if len(match.winners) > 1 else "wins"
+        verb = "share the victory" if len(match.winners) > 1 else conjugate(names, "wins")
         out.append(f"{names} {verb} with {max(match.totals)} (R8.3).")
     else:
         out.append("The game is unfinished.")
     return out
-
-
-def contract_word(contract: Contract | None) -> str:
-    """``gupa (♥)`` or ``—``."""
-    return contract.pretty() if contract is not None else "—"
-
-
-def card_codes(mask: int) -> str:
-    """Space-separated record codes of a mask."""
-    return " ".join(str(ALL_CARDS[i]) for i in range(32) if mask >> i & 1)
