@@ -202,7 +202,7 @@ def test_check_wrong_format(games: Path, tmp_path: Path) -> None:
     record = json.loads(lines_of(games)[0])
     record["format"] = "paston/0"
     bad = write_lines(tmp_path / "format.jsonl", [record])
-    assert_fails(invoke("check", bad), "game 0: format must be 'paston/1'", code=1)
+    assert_fails(invoke("check", bad), 'game 0: format must be "paston/1", not "paston/0"', code=1)
 
 
 def test_check_malformed_json_line(games: Path, tmp_path: Path) -> None:

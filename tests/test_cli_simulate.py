@@ -174,7 +174,7 @@ def test_max_deals_stops_games_early_and_records_stay_valid(tmp_path: Path) -> N
         (["--rules", "target=0"], ["--rules", "target"]),
         (["--rules", "colour=red"], ["--rules", "unknown rule switch 'colour'"]),
         (["--rules", "bogus"], ["--rules", "unknown preset 'bogus'", "spanish"]),
-        (["--rules", "lone_defender=steep"], ["--rules", "lone_defender", "'steep'"]),
+        (["--rules", "lone_defender=steep"], ["--rules", "lone_defender", '"steep"']),
         (["--rules", "surrender_bonus=5"], ["--rules", "surrender_bonus"]),
         (["--rules", "second_dealer=left"], ["--rules", "second_dealer"]),
     ],

@@ -1232,3 +1232,26 @@ def test_numbers_must_be_integers() -> None:
         else:
             accepted.append(name)
     assert not accepted, f"accepted: {accepted}"
+
+
+def test_record_messages_name_json_values_as_json(tmp_path: Path) -> None:
+    """A bad value in a record is quoted as JSON writes it: null, not None; "0", not '0'."""
+    obj = rec(finished_game())
+    obj["first_dealer"] = None
+    with pytest.raises(RecordError) as info:
+        record.from_record(obj)
+    assert "not null" in str(info.value) and "None" not in str(info.value)
+    with pytest.raises(RecordError) as info:
+        record.from_record([1, 2])
+    assert "must be a JSON object, not an array" in str(info.value)
+
+
+def test_jsonl_names_with_line_separators_stay_on_their_line(tmp_path: Path) -> None:
+    """U+2028 inside a string is written unescaped by JSON; a JSON Lines reader must split
+    at newlines only, or the record breaks in two."""
+    match = finished_game()
+    match.seats = ("Ana\u2028Bo", "Cy\u2029", "Dé")
+    path = tmp_path / "games.jsonl"
+    record.write_jsonl(path, [match, match])
+    games = record.read_file(path)
+    assert [g.seats for g in games] == [match.seats, match.seats]

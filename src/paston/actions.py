@@ -22,7 +22,7 @@ from typing import Any, Final, NamedTuple
 
 from paston.cards import ALL_CARDS, Card
 from paston.contracts import Contract
-from paston.errors import ParseError
+from paston.errors import ParseError, json_kind, json_text
 
 
 class Kind(StrEnum):
@@ -162,15 +162,15 @@ class Action:
     def from_record(obj: object) -> tuple[int, Action]:
         """Read a record action object; returns ``(seat, action)``. Strict about keys."""
         if not isinstance(obj, dict):
-            raise ParseError("parse-action", f"an action must be an object, not {type(obj).__name__}")
+            raise ParseError("parse-action", f"an action must be an object, not {json_kind(obj)}")
         seat = obj.get("seat")
         if type(seat) is not int or not 0 <= seat <= 2:
-            raise ParseError("parse-action", f"action seat must be 0, 1 or 2, not {seat!r}")
+            raise ParseError("parse-action", f"action seat must be 0, 1 or 2, not {json_text(seat)}")
         kind_text = obj.get("type")
         try:
             kind = Kind(str(kind_text))
         except ValueError:
-            raise ParseError("parse-action", f"unknown action type {kind_text!r}") from None
+            raise ParseError("parse-action", f"unknown action type {json_text(kind_text)}") from None
         expected = {"seat", "type"} | _EXTRA_KEY.get(kind, set())
         if set(obj) != expected:
             raise ParseError(
@@ -180,7 +180,7 @@ class Action:
         if kind is Kind.BID or kind is Kind.TRUMP:
             value = obj["value"]
             if not isinstance(value, str) or value not in _RECORD_CONTRACTS:
-                raise ParseError("parse-contract", f"cannot parse contract {value!r}")
+                raise ParseError("parse-contract", f"cannot parse contract {json_text(value)}")
             contract = _RECORD_CONTRACTS[value]
             return seat, Action.bid(contract) if kind is Kind.BID else Action.trump(contract)
         if kind is Kind.PLAY:
@@ -188,7 +188,7 @@ class Action:
         if kind is Kind.DISCARD:
             cards = obj["cards"]
             if not isinstance(cards, list) or len(cards) != 2:
-                raise ParseError("parse-action", f"a discard has exactly 2 cards, not {cards!r}")
+                raise ParseError("parse-action", f"a discard has exactly 2 cards, not {json_text(cards)}")
             return seat, Action.discard(_record_card(cards[0]), _record_card(cards[1]))
         return seat, _ACTIONS[{Kind.PASS: PASS_ID, Kind.SURRENDER: SURRENDER_ID, Kind.WHIST: WHIST_ID}[kind]]
 
@@ -231,7 +231,7 @@ class Action:
 
 def _record_card(value: object) -> Card:
     if not isinstance(value, str) or value not in _RECORD_CARDS:
-        raise ParseError("parse-card", f"cannot parse card {value!r}: records use codes like 'TH'")
+        raise ParseError("parse-card", f"cannot parse card {json_text(value)}: records use codes like 'TH'")
     return _RECORD_CARDS[value]
 
 

@@ -14,6 +14,8 @@ parse-card | cannot parse card 'ZZ': expected a rank (7 8 9 T J Q K A, or 10) an
 
 from __future__ import annotations
 
+import json
+
 
 class PastonError(Exception):
     """Base class of every error the package raises on purpose."""
@@ -101,3 +103,38 @@ class RecordError(PastonError, ValueError):
             rule=self.rule,
             code=self.code,
         )
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in words, for messages about records and requests.
+
+    >>> json_kind(None), json_kind([1]), json_kind({}), json_kind("x"), json_kind(2.5), json_kind(True)
+    ('null', 'an array', 'an object', 'a string', 'a number', 'true')
+    """
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return type(value).__name__
+
+
+def json_text(value: object, limit: int = 60) -> str:
+    """A value as it is written in JSON (``null``, ``"abc"``, ``[1, 2]``), cut to ``limit``
+    characters, for messages about records and requests.
+
+    >>> json_text(None), json_text("0"), json_text([1, 2]), json_text("x" * 100)[-5:]
+    ('null', '"0"', '[1, 2]', 'xxxx…')
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

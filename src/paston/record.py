@@ -33,7 +33,7 @@ from paston.actions import Action
 from paston.cards import ALL_CARDS
 from paston.deal import Deal
 from paston.dealing import dealt_order
-from paston.errors import IllegalActionError, ParseError, RecordError, RulesError
+from paston.errors import IllegalActionError, ParseError, RecordError, RulesError, json_kind, json_text
 from paston.match import Match
 from paston.result import Redeal
 from paston.rules import Rules
@@ -111,7 +111,9 @@ def _card_list(value: object, n: int, what: str, deal: int) -> list[int]:
     for code in value:
         card = _CODES.get(code) if isinstance(code, str) else None
         if card is None:
-            raise _fail(f"{what}: cannot parse card {code!r}", deal=deal, rule="R0.2", code="parse-card")
+            raise _fail(
+                f"{what}: cannot parse card {json_text(code)}", deal=deal, rule="R0.2", code="parse-card"
+            )
         out.append(card)
     return out
 
@@ -137,9 +139,9 @@ def _check_int(value: object, lo: int, hi: int) -> bool:
 def from_record(obj: object) -> Match:
     """Replay a record object into a :class:`Match`; :class:`RecordError` if broken."""
     if not isinstance(obj, dict):
-        raise _fail(f"a record must be a JSON object, not {type(obj).__name__}")
+        raise _fail(f"a record must be a JSON object, not {json_kind(obj)}")
     if obj.get("format") != FORMAT:
-        raise _fail(f"format must be {FORMAT!r}, not {obj.get('format')!r}", code="format")
+        raise _fail(f"format must be {json_text(FORMAT)}, not {json_text(obj.get('format'))}", code="format")
     missing = [k for k in _TOP_KEYS if k not in obj]
     extra = sorted(set(obj) - set(_TOP_KEYS))
     if missing or extra:
@@ -152,7 +154,7 @@ def from_record(obj: object) -> Match:
     if not isinstance(seats, list) or len(seats) != 3 or not all(isinstance(s, str) for s in seats):
         raise _fail("seats must be a list of three names", rule="R0.1")
     if not _check_int(obj["first_dealer"], 0, 2):
-        raise _fail(f"first_dealer must be 0, 1 or 2, not {obj['first_dealer']!r}", rule="R1.1")
+        raise _fail(f"first_dealer must be 0, 1 or 2, not {json_text(obj['first_dealer'])}", rule="R1.1")
     deals = obj["deals"]
     if not isinstance(deals, list):
         raise _fail("deals must be a list")
@@ -162,7 +164,9 @@ def from_record(obj: object) -> Match:
     winners = obj["winners"]
     if not _strict_equal(winners, list(match.winners)):
         raise _fail(
-            f"winners are {list(match.winners)} by the totals, not {winners!r}", rule="R8.3", code="winners"
+            f"winners are {list(match.winners)} by the totals, not {json_text(winners)}",
+            rule="R8.3",
+            code="winners",
         )
     return match
 
@@ -192,7 +196,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
         else:
             rule = "R2.3"
         raise _fail(
-            f"the dealer must be seat {expected_dealer}, not {entry['dealer']!r}",
+            f"the dealer must be seat {expected_dealer}, not {json_text(entry['dealer'])}",
             deal=i,
             rule=rule,
             code="dealer",
@@ -215,7 +219,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
         raise _fail("prikup is not deck[6:8]", deal=i, rule="R1.3")
     redeal = entry["redeal"]
     if redeal is not None and redeal not in _REDEALS:
-        raise _fail(f"unknown redeal reason {redeal!r}", deal=i, code="redeal")
+        raise _fail(f"unknown redeal reason {json_text(redeal)}", deal=i, code="redeal")
     actions = entry["actions"]
     if not isinstance(actions, list):
         raise _fail("actions must be a list", deal=i)
@@ -223,7 +227,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
         rule = deal.redeal.rule
         if redeal != deal.redeal:
             raise _fail(
-                f"this deal must be redealt ({deal.redeal}), but redeal is {redeal!r}",
+                f"this deal must be redealt ({deal.redeal}), but redeal is {json_text(redeal)}",
                 deal=i,
                 rule=rule,
                 code="redeal",
@@ -240,7 +244,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
     if not _strict_equal(first_bidder, deal.first_bidder):
         rule = "R2.1" if deal.first_deal else "R2.3"
         raise _fail(
-            f"the first bidder must be seat {deal.first_bidder}, not {first_bidder!r}",
+            f"the first bidder must be seat {deal.first_bidder}, not {json_text(first_bidder)}",
             deal=i,
             rule=rule,
             code="first-bidder",
@@ -266,7 +270,12 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
     if redeal != deal.redeal:
         rule = "R3.4" if Redeal.NO_JACK_NO_SEVEN in (redeal, deal.redeal) else "R1.4"
         given = None if deal.redeal is None else str(deal.redeal)
-        raise _fail(f"redeal is {redeal!r}, but the deal gives {given!r}", deal=i, rule=rule, code="redeal")
+        raise _fail(
+            f"redeal is {json_text(redeal)}, but the deal gives {json_text(given)}",
+            deal=i,
+            rule=rule,
+            code="redeal",
+        )
     if deal.redeal is not None:
         if "result" in entry or "totals" in entry:
             raise _fail("a redealt deal has no result or totals", deal=i, rule="R3.4", code="redeal")
@@ -289,7 +298,10 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
     totals = list(match.totals)
     if not _strict_equal(entry.get("totals"), totals):
         raise _fail(
-            f"totals must be {totals}, not {entry.get('totals')!r}", deal=i, rule="R8.2", code="totals"
+            f"totals must be {totals}, not {json_text(entry.get('totals'))}",
+            deal=i,
+            rule="R8.2",
+            code="totals",
         )
 
 
@@ -324,7 +336,9 @@ def iter_file(path: str | Path) -> Iterator[Match | RecordError]:
         except RecordError as err:
             yield err.at_game(0)
         return
-    first_line = stripped.splitlines()[0]
+    # JSON Lines are split at newlines only: str.splitlines would also split inside a
+    # string holding U+2028 or U+2029, which JSON writes unescaped
+    first_line = stripped.split("\n")[0]
     if whole is None and not _is_json(first_line):
         # not JSON Lines either: one broken record (e.g. a truncated pretty-printed file)
         try:
@@ -333,7 +347,7 @@ def iter_file(path: str | Path) -> Iterator[Match | RecordError]:
             yield err.at_game(0)
         return
     game = 0
-    for line in text.splitlines():
+    for line in text.split("\n"):
         if not line.strip():
             continue
         try:

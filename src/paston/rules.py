@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
-from paston.errors import RulesError
+from paston.errors import RulesError, json_kind, json_text
 
 LoneDefender = Literal["graded", "flat"]
 AllPassDeclarer = Literal["spade-jack", "first-bidder"]
@@ -63,11 +63,13 @@ class Rules:
         for key, allowed in _CHOICES.items():
             value = getattr(self, key)
             if value not in allowed or type(value) is not type(allowed[0]):
-                shown = ", ".join(repr(a) for a in allowed)
-                raise RulesError(f"rule {key} must be one of {shown}, not {value!r}")
+                shown = ", ".join(json_text(a) for a in allowed)
+                raise RulesError(f"rule {key} must be one of {shown}, not {json_text(value)}")
         low, high = TARGET_RANGE
         if type(self.target) is not int or not low <= self.target <= high:
-            raise RulesError(f"rule target must be an integer from {low} to {high}, not {self.target!r}")
+            raise RulesError(
+                f"rule target must be an integer from {low} to {high}, not {json_text(self.target)}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """The ``rules`` object of a record (all five keys)."""
@@ -77,7 +79,7 @@ class Rules:
     def from_dict(cls, data: object) -> Rules:
         """Read a record's ``rules`` object; absent keys take the defaults."""
         if not isinstance(data, dict):
-            raise RulesError(f"rules must be an object, not {type(data).__name__}")
+            raise RulesError(f"rules must be an object, not {json_kind(data)}")
         unknown = sorted(set(data) - set(_FIELDS))
         if unknown:
             raise RulesError(f"unknown rule switch {unknown[0]!r}; known: {', '.join(_FIELDS)}")

@@ -44,7 +44,7 @@ _JSON_TYPE = {
 def game_lines(text: str, games: int) -> list[int] | None:
     """The file line where each of ``games`` games starts: every non-blank line of a JSON
     Lines file, or the first non-blank line of a file holding one record."""
-    nonblank = [n for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    nonblank = [n for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
     if games == len(nonblank):
         return nonblank
     if games == 1 and nonblank:
@@ -61,12 +61,12 @@ def for_file(error: RecordError, text: str, lines: list[int] | None) -> str:
     if lines is None or error.game is None or error.game >= len(lines):
         return out
     start = lines[error.game]
-    one_per_line = len(lines) == sum(1 for line in text.splitlines() if line.strip())
+    one_per_line = len(lines) == sum(1 for line in text.split("\n") if line.strip())
     found = _JSON_AT.search(out)
     if found is not None:
         line, column = int(found.group(1)), int(found.group(2))
         if line == 1 and not one_per_line:  # one record: the reader parsed it without its indent
-            first = text.splitlines()[start - 1]
+            first = text.split("\n")[start - 1]
             column += len(first) - len(first.lstrip())
         return (
             out[: found.start()] + f"line {start + line - 1} column {column} of the file" + out[found.end() :]
