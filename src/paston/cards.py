@@ -174,11 +174,6 @@ def mask_of(cards: Iterable[Card | int]) -> int:
     return m
 
 
-def popcount(mask: int) -> int:
-    """Number of cards in a mask."""
-    return mask.bit_count()
-
-
 def sorted_for_display(mask: int) -> list[Card]:
     """Cards grouped by suit in ladder order ♠ ♣ ♦ ♥, high to low inside a suit."""
     out: list[Card] = []
