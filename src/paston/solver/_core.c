@@ -20,6 +20,10 @@
  *
  * Thread safety: every call holds the GIL for its whole search, so calls never run
  * at the same time; each Solver owns its own table memory.
+ *
+ * The door: every entry point checks all of its arguments before it searches (see the
+ * Python glue at the end) and raises TypeError or ValueError for a bad call; the search
+ * trusts what gets through, so its hot paths carry no checks.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
