@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 
 from paston.contracts import Contract
-from paston.solver import Position, Solver, reference
+from paston.solver import MAXN_MIN_MEMORY_MB, Position, Solver, reference
 
 
 def random_position(rng: random.Random, *, cards: int = 10, two_hand: bool = False) -> Position:
@@ -91,7 +91,10 @@ def main() -> None:
     run("two-hand", two, lambda p: solver.tricks_with_nodes(p)[1])
     fresh = Solver(memory_mb=args.memory_mb)
     run("makes-6 (three-hand)", three, lambda p: (fresh.makes(p), None)[1])
-    run("max^n (three-hand)", three[: args.maxn_deals], lambda p: solver.maxn(p).nodes)
+    if args.memory_mb >= MAXN_MIN_MEMORY_MB:
+        run("max^n (three-hand)", three[: args.maxn_deals], lambda p: solver.maxn(p).nodes)
+    else:
+        print(f"max^n (three-hand)     skipped: it needs --memory-mb {MAXN_MIN_MEMORY_MB} or more")
     small = [random_position(rng, cards=6) for _ in range(args.reference_deals)]
     run("reference, 6 cards", small, lambda p: (reference.declarer_tricks(p), None)[1])
     run("compiled, same 6 cards", small, lambda p: solver.tricks_with_nodes(p)[1])

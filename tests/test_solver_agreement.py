@@ -16,7 +16,9 @@ position:
 
 Two solvers are used throughout: one with a warm table shared by every position
 (entries of earlier positions must stay valid) and one with the smallest table
-allowed (constant replacement).
+allowed (constant replacement): 0.01 MB for the trick queries, ``MAXN_MIN_MEMORY_MB``
+for max^n. Full 10-card deals on a fresh max^n table of the smallest size (where
+entries are replaced all through the search) agree with a large table.
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ from hypothesis import strategies as st
 from paston.cards import ALL_CARDS
 from paston.contracts import Contract
 from paston.rules import Rules
-from paston.solver import Position, Solver, reference
+from paston.solver import MAXN_MIN_MEMORY_MB, Position, Solver, reference
 from solver_helpers import random_position
 
 RULE_TABLES = (Rules(), Rules(lone_defender="flat"))
 
 WARM = Solver(memory_mb=2)
 TINY = Solver(memory_mb=0.01)
+TINY_MAXN = Solver(memory_mb=MAXN_MIN_MEMORY_MB)  # the smallest that runs max^n
 
 
 class _ScoresWithTricks(tuple):  # type: ignore[type-arg]
@@ -94,7 +97,7 @@ def check_agreement(pos: Position, *, maxn: bool = True) -> None:
             assert solver.makes(pos, need) == (value >= need), (where, need)
         assert solver.makes(pos) == (value >= 6), where
         for rules, (scores, per_card, final) in ref_maxn:
-            got = solver.maxn(pos, rules)
+            got = (TINY_MAXN if solver is TINY else solver).maxn(pos, rules)
             what = (where, rules.lone_defender)
             assert got.scores == scores, what
             assert {c.index: v for c, v in got.card_scores.items()} == per_card, what
@@ -177,6 +180,19 @@ def test_maxn_layouts_and_card_by_card_search_agree() -> None:
             assert (m.tricks, m.card_scores) == (want.tricks, want.card_scores), (limit, repr(p))
     with pytest.raises(ValueError, match="between 0 and"):
         _core._layout_limit(10_000)
+
+
+def test_maxn_on_the_smallest_table_agrees_on_full_deals() -> None:
+    """Whole 10-card deals overflow the smallest max^n table many times over: a fresh one
+    for each deal (constant replacement within the search) gives the same vectors as a
+    table large enough to keep everything."""
+    rng = random.Random("maxn-smallest-table")
+    large = Solver(memory_mb=64)
+    for _ in range(12):
+        pos = random_position(rng, cards=10, three_hand=True, trick_len=rng.randrange(3))
+        want = large.maxn(pos)
+        got = Solver(memory_mb=MAXN_MIN_MEMORY_MB).maxn(pos)
+        assert (got.tricks, got.card_scores) == (want.tricks, want.card_scores), repr(pos)
 
 
 # --- hypothesis: seeds and shapes ----------------------------------------------------------

@@ -313,18 +313,19 @@ def test_maxn_on_a_non_full_deal() -> None:
 def test_maxn_core_refuses_what_it_cannot_search() -> None:
     # The compiled max^n searches three active seats (two-hand play goes through the
     # declarer-against-defender search); it refuses anything else, and a table buffer
-    # too small for two buckets, with a ValueError instead of searching garbage.
+    # below its minimum size, with a ValueError instead of searching garbage.
     from paston.solver import _core  # type: ignore[attr-defined]
 
     hands = (0b111, 0b111 << 8, 0b111 << 16)
     ab_table = bytearray(4096)
     three = (*hands, 0, 0, 0b111, 0, (), ab_table)
     two = (hands[0], hands[1], 0, 0, 0, 0b011, 0, (), ab_table)
+    smallest = _core.MAXN_TABLE_MIN_BYTES
     with pytest.raises(ValueError, match="three active seats"):
-        _core.maxn(two, (7, 0, 0), bytearray(4096))
+        _core.maxn(two, (7, 0, 0), bytearray(smallest))
     with pytest.raises(ValueError, match="too small"):
         _core.maxn(three, (7, 0, 0), bytearray(100))
-    (t0, t1, t2), per_card, _nodes = _core.maxn(three, (7, 0, 0), bytearray(4096))
+    (t0, t1, t2), per_card, _nodes = _core.maxn(three, (7, 0, 0), bytearray(smallest))
     assert t0 + t1 + t2 == 10 and set(per_card) == {0, 1, 2}
 
 

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from paston.cards import Card
 from paston.contracts import Contract
 from paston.rules import Rules
-from paston.solver import Position, Solver, default_solver, reference
+from paston.solver import MAXN_MIN_MEMORY_MB, Position, Solver, default_solver, reference
 from solver_helpers import (
     cards_of,
     in_play,
@@ -340,6 +340,7 @@ def test_touching_cards_swapped_between_hand_and_gap(
 
 
 WARM_SOLVERS = [Solver(memory_mb=0.05), Solver(memory_mb=256)]
+SMALLEST_MAXN = Solver(memory_mb=MAXN_MIN_MEMORY_MB)  # warm, for max^n
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -362,9 +363,14 @@ def test_same_value_from_any_solver(
         )
     assert len(answers) == 1
     if sum(pos.tricks) + pos.cards_left == 10:
+        # max^n needs MAXN_MIN_MEMORY_MB: the tiny solvers are replaced by the smallest it takes
+        big_enough = [s for s in solvers if s.memory_bytes >= MAXN_MIN_MEMORY_MB * 2**20]
         maxn = {
             (m.scores, m.tricks, tuple(m.card_scores.items()))
-            for m in (solver.maxn(pos, Rules(lone_defender="flat")) for solver in solvers)
+            for m in (
+                solver.maxn(pos, Rules(lone_defender="flat"))
+                for solver in (*big_enough, Solver(memory_mb=MAXN_MIN_MEMORY_MB), SMALLEST_MAXN)
+            )
         }
         assert len(maxn) == 1
 

@@ -11,7 +11,15 @@ cooperating defenders, the "makes 6?" query, and max^n with the real scores of R
 (1, {'AS': 1, '7H': 1})
 """
 
-from paston.solver.api import MaxnSolution, Solution, Solver, default_solver
+from paston.solver.api import MAXN_MIN_MEMORY_MB, MaxnSolution, Solution, Solver, default_solver
 from paston.solver.position import Position, PositionError
 
-__all__ = ["MaxnSolution", "Position", "PositionError", "Solution", "Solver", "default_solver"]
+__all__ = [
+    "MAXN_MIN_MEMORY_MB",
+    "MaxnSolution",
+    "Position",
+    "PositionError",
+    "Solution",
+    "Solver",
+    "default_solver",
+]

@@ -20,9 +20,14 @@
  *
  * Thread safety: every call holds the GIL for its whole search, so calls never run
  * at the same time; each Solver owns its own table memory.
+ *
+ * The door: every entry point checks all of its arguments before it searches (see the
+ * Python glue at the end) and raises TypeError or ValueError for a bad call; the search
+ * trusts what gets through, so its hot paths carry no checks.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -709,67 +714,227 @@ static uint32_t maxn_trick(Maxn *mx, int ntrick, int lead_suit, int win_seat, in
     return best;
 }
 
-/* --- Python glue ---------------------------------------------------------------------------------- */
-static int setup(Search *s, PyObject *args, PyObject **trick_obj, Py_buffer *buf, int *leader) {
-    unsigned int h0, h1, h2;
-    int trump, declarer, active_mask;
-    Py_buffer b;
-    if (!PyArg_ParseTuple(args, "IIIiiiiOw*", &h0, &h1, &h2, &trump, &declarer, &active_mask, leader, trick_obj, &b))
+/* --- Python glue: the checks at the door ----------------------------------------------------------- */
+/* Every argument of every entry point is checked here, before any search, and a call the
+   search could not survive raises TypeError or ValueError instead: an empty set of active
+   seats would loop for ever looking for the next seat, a seat or suit out of range would
+   index past an array, a hand of more than 10 cards would overflow the move lists, and
+   cards in two places or hands of the wrong sizes would break the trick bookkeeping. The
+   search itself trusts what gets through (no check on its hot paths). */
+
+#define MAX_CARDS 10 /* cards per hand: the move lists of the search are sized for it */
+/* The smallest tables: 128 entries for the declarer's tricks (the smallest Solver's), and
+   32,768 (512 KiB) for max^n, whose searches without pruning slow down steeply when the
+   table cannot hold a deal's positions (one deal took 138 s with 256 entries; at this
+   floor a fresh table solves a full deal in about 10 ms on average, 0.5 s at worst). */
+#define TT_MIN_ENTRIES 128
+#define MAXN_MIN_ENTRIES 32768
+
+typedef struct {
+    int leader, seat, ntrick, lead_suit, win_seat, win_card, r; /* r: tricks left, this one included */
+    uint32_t tmask;
+} Root;
+
+static void card_text(int c, char out[3]) {
+    out[0] = "789TJQKA"[c & 7];
+    out[1] = "SCDH"[c >> 3 & 3];
+    out[2] = 0;
+}
+
+/* An int argument in [lo, hi] (a bool is refused: True is no seat, suit or card). */
+static int int_arg(PyObject *o, const char *what, long long lo, long long hi, long long *out) {
+    if (!PyLong_Check(o) || PyBool_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what, Py_TYPE(o)->tp_name);
         return -1;
-    *buf = b;
-    memset(s, 0, sizeof(*s));
-    s->hand[0] = h0;
-    s->hand[1] = h1;
-    s->hand[2] = h2;
-    s->trump = trump;
-    s->declarer = declarer;
-    s->n_active = 0;
-    for (int i = 0; i < 3; i++) {
-        if (active_mask >> i & 1) s->n_active++;
-        s->side[i] = i == declarer;
     }
-    for (int i = 0; i < 3; i++) {
-        int j = (i + 1) % 3;
-        while (!(active_mask >> j & 1)) j = (j + 1) % 3;
-        s->next[i] = j;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) {
+        PyErr_Format(PyExc_ValueError, "%s must be between %lld and %lld, not a number that %s", what, lo, hi,
+                     overflow > 0 ? "large" : "small");
+        return -1;
     }
-    s->active_mask = active_mask;
-    s->ctx = (uint64_t)trump | ((uint64_t)declarer << 2) | ((uint64_t)active_mask << 4);
-    if (b.len >= (Py_ssize_t)(2 * sizeof(Entry))) {
-        uint64_t n = 1;
-        while (n * 2 * sizeof(Entry) <= (uint64_t)b.len) n *= 2;
-        s->tt = (Entry *)b.buf;
-        s->tt_mask = n - 1;
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be between %lld and %lld, not %lld", what, lo, hi, v);
+        return -1;
     }
+    *out = v;
     return 0;
 }
 
-/* Walk the trick in progress: returns the seat to move, fills lead/win. */
-static int walk_trick(Search *s, PyObject *trick, int leader, uint32_t *tmask, int *lead_suit, int *win_seat,
-                      int *win_card, int *ntrick) {
-    Py_ssize_t n = PySequence_Length(trick);
-    if (n < 0) return -2;
-    int seat = leader;
-    *tmask = 0;
-    *lead_suit = -1;
-    *win_seat = leader;
-    *win_card = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = PySequence_GetItem(trick, i);
-        if (!o) return -2;
-        long c = PyLong_AsLong(o);
-        Py_DECREF(o);
-        if (c < 0 || c > 31) {
-            PyErr_SetString(PyExc_ValueError, "bad card in trick");
-            return -2;
+/* A writable buffer for a table of at least min_entries entries of `size` bytes, from
+   its first `align`-byte boundary: the start and the largest power-of-two number of
+   entries that fit. On success the buffer is held (the caller releases it). */
+static int table_arg(PyObject *o, const char *what, size_t size, uint64_t min_entries, uintptr_t align, Py_buffer *b,
+                     void **start, uint64_t *entries) {
+    if (!PyObject_CheckBuffer(o) || PyObject_GetBuffer(o, b, PyBUF_WRITABLE) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be a writable contiguous buffer (a bytearray), not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    uintptr_t first = ((uintptr_t)b->buf + align - 1) & ~(align - 1);
+    uint64_t skip = first - (uintptr_t)b->buf;
+    uint64_t room = (uint64_t)b->len > skip ? (uint64_t)b->len - skip : 0;
+    if (room < min_entries * size) {
+        PyErr_Format(PyExc_ValueError, "%s is too small: %zd bytes, it needs at least %llu (%llu entries)", what,
+                     b->len, (unsigned long long)(min_entries * size + align - 1), (unsigned long long)min_entries);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    uint64_t n = min_entries;
+    while (n * 2 * size <= room) n *= 2;
+    *start = (void *)first;
+    *entries = n;
+    return 0;
+}
+
+/* The position arguments (hand0, hand1, hand2, trump, declarer, active seats mask,
+   leader, trick, table): checked, then the search state and the root (the trick in
+   progress walked). On success the table buffer is held (the caller releases it). */
+static int setup(Search *s, PyObject *args, Py_buffer *buf, Root *root) {
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 9) {
+        PyErr_SetString(PyExc_TypeError, "a position is a tuple of 9: hand0, hand1, hand2, trump, declarer, "
+                                         "active seats (bit mask), leader, trick (cards), table (bytearray)");
+        return -1;
+    }
+    static const char *const hand_names[3] = {"hand of seat 0", "hand of seat 1", "hand of seat 2"};
+    long long v, trump, declarer, active, leader;
+    uint32_t hand[3];
+    for (int i = 0; i < 3; i++) {
+        if (int_arg(PyTuple_GET_ITEM(args, i), hand_names[i], 0, 0xFFFFFFFFll, &v) < 0) return -1;
+        hand[i] = (uint32_t)v;
+    }
+    if (int_arg(PyTuple_GET_ITEM(args, 3), "trump", 0, 3, &trump) < 0 ||
+        int_arg(PyTuple_GET_ITEM(args, 4), "declarer", 0, 2, &declarer) < 0 ||
+        int_arg(PyTuple_GET_ITEM(args, 5), "active seats mask", 0, 7, &active) < 0 ||
+        int_arg(PyTuple_GET_ITEM(args, 6), "leader", 0, 2, &leader) < 0)
+        return -1;
+    int n_active = popc((uint32_t)active);
+    if (n_active < 2) {
+        PyErr_Format(PyExc_ValueError, "two or three seats must be active, not mask %lld", active);
+        return -1;
+    }
+    if (!(active >> declarer & 1) || !(active >> leader & 1)) {
+        PyErr_Format(PyExc_ValueError, "the %s (seat %lld) is not an active seat (mask %lld)",
+                     active >> declarer & 1 ? "leader" : "declarer", active >> declarer & 1 ? leader : declarer,
+                     active);
+        return -1;
+    }
+    char name[3];
+    for (int i = 0; i < 3; i++) {
+        if (hand[i] && !(active >> i & 1)) {
+            PyErr_Format(PyExc_ValueError, "seat %d is not active (mask %lld) but holds cards", i, active);
+            return -1;
         }
-        if (i == 0) { *lead_suit = SUIT(c); *win_seat = seat; *win_card = (int)c; }
-        else if (beats((int)c, *win_card, s->trump)) { *win_seat = seat; *win_card = (int)c; }
-        *tmask |= 1u << c;
+        for (int j = i + 1; j < 3; j++)
+            if (hand[i] & hand[j]) {
+                card_text(lowest(hand[i] & hand[j]), name);
+                PyErr_Format(PyExc_ValueError, "card %s is in two hands (seats %d and %d)", name, i, j);
+                return -1;
+            }
+    }
+    PyObject *trick = PyTuple_GET_ITEM(args, 7);
+    if (!PyTuple_Check(trick) && !PyList_Check(trick)) {
+        PyErr_Format(PyExc_TypeError, "the trick must be a tuple of cards 0-31, not %.100s", Py_TYPE(trick)->tp_name);
+        return -1;
+    }
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(trick);
+    if (nt >= n_active) {
+        PyErr_Format(PyExc_ValueError, "the trick in progress holds %zd cards: at most %d with %d active seats", nt,
+                     n_active - 1, n_active);
+        return -1;
+    }
+    int cards[2];
+    uint32_t seen = hand[0] | hand[1] | hand[2];
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        if (int_arg(PySequence_Fast_GET_ITEM(trick, i), "a card of the trick", 0, 31, &v) < 0) return -1;
+        cards[i] = (int)v;
+        if (seen >> v & 1) {
+            card_text(cards[i], name);
+            PyErr_Format(PyExc_ValueError, "card %s of the trick is also %s", name,
+                         (hand[0] | hand[1] | hand[2]) >> v & 1 ? "in a hand" : "earlier in the trick");
+            return -1;
+        }
+        seen |= 1u << v;
+    }
+    /* seats in the order of play from the leader; those who played to the trick hold one
+       card fewer than the others */
+    int next[3], order[3];
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 1) % 3;
+        while (!(active >> j & 1)) j = (j + 1) % 3;
+        next[i] = j;
+    }
+    order[0] = (int)leader;
+    for (int i = 1; i < n_active; i++) order[i] = next[order[i - 1]];
+    int n = popc(hand[order[n_active - 1]]);
+    for (int i = 0; i < n_active; i++) {
+        int expected = i < nt ? n - 1 : n, held = popc(hand[order[i]]);
+        if (held != expected) {
+            PyErr_Format(PyExc_ValueError, "seat %d holds %d cards but should hold %d (%zd in the trick in progress)",
+                         order[i], held, expected, nt);
+            return -1;
+        }
+    }
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "there is nothing left to play");
+        return -1;
+    }
+    if (n > MAX_CARDS) {
+        PyErr_Format(PyExc_ValueError, "a hand holds at most %d cards, not %d", MAX_CARDS, n);
+        return -1;
+    }
+    /* R6.2 in the trick: follow suit, else trump if you can */
+    for (Py_ssize_t i = 1; i < nt; i++) {
+        int lead = SUIT(cards[0]), suit = SUIT(cards[i]);
+        uint32_t h = hand[order[i]];
+        if (suit != lead && ((h & SUIT_MASK[lead]) || (suit != trump && (h & SUIT_MASK[trump])))) {
+            card_text(cards[i], name);
+            PyErr_Format(PyExc_ValueError, "R6.2: seat %d played %s but had to %s", order[i], name,
+                         h & SUIT_MASK[lead] ? "follow suit" : "trump");
+            return -1;
+        }
+    }
+    void *table;
+    uint64_t entries;
+    if (table_arg(PyTuple_GET_ITEM(args, 8), "the table", sizeof(Entry), TT_MIN_ENTRIES, sizeof(uint64_t), buf, &table,
+                  &entries) < 0)
+        return -1;
+
+    memset(s, 0, sizeof(*s));
+    for (int i = 0; i < 3; i++) {
+        s->hand[i] = hand[i];
+        s->side[i] = i == declarer;
+        s->next[i] = next[i];
+    }
+    s->trump = (int)trump;
+    s->declarer = (int)declarer;
+    s->n_active = n_active;
+    s->active_mask = (int)active;
+    s->ctx = (uint64_t)trump | ((uint64_t)declarer << 2) | ((uint64_t)active << 4);
+    s->tt = (Entry *)table;
+    s->tt_mask = entries - 1;
+
+    /* the trick in progress: the seat to move, the led suit and who wins it so far */
+    int seat = (int)leader;
+    root->leader = (int)leader;
+    root->tmask = 0;
+    root->lead_suit = -1;
+    root->win_seat = (int)leader;
+    root->win_card = 0;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        int c = cards[i];
+        if (i == 0) { root->lead_suit = SUIT(c); root->win_seat = seat; root->win_card = c; }
+        else if (beats(c, root->win_card, s->trump)) { root->win_seat = seat; root->win_card = c; }
+        root->tmask |= 1u << c;
         seat = s->next[seat];
     }
-    *ntrick = (int)n;
-    return seat;
+    root->seat = seat;
+    root->ntrick = (int)nt;
+    root->r = n;
+    return 0;
 }
 
 /* value of the position after playing card c (future declarer tricks incl. current trick) */
@@ -790,25 +955,24 @@ static int value_after(Search *s, int leader, int ntrick, uint32_t tmask, int le
     return v;
 }
 
-static int root_value(Search *s, int leader, int ntrick, uint32_t tmask, int ls, int ws, int wc, int seat,
-                      int alpha, int beta) {
-    if (ntrick == 0) return boundary(s, leader, alpha, beta);
-    return search(s, leader, ntrick, tmask, ls, ws, wc, seat, alpha, beta);
+static int root_value(Search *s, const Root *t, int alpha, int beta) {
+    if (t->ntrick == 0) return boundary(s, t->leader, alpha, beta);
+    return search(s, t->leader, t->ntrick, t->tmask, t->lead_suit, t->win_seat, t->win_card, t->seat, alpha, beta);
 }
 
 #ifndef GUESS
 #define GUESS(r) (((r) + 1) / 2)
 #endif
 /* exact value by null-window searches (MTD-style climbing from a guess) */
-static int exact_value(Search *s, int leader, int ntrick, uint32_t tmask, int ls, int ws, int wc, int seat, int r) {
-    int lo = 0, hi = r;
-    int guess = GUESS(r);
+static int exact_value(Search *s, const Root *t) {
+    int lo = 0, hi = t->r;
+    int guess = GUESS(t->r);
     while (lo < hi) {
-        int t = guess;
-        if (t <= lo) t = lo + 1;
-        if (t > hi) t = hi;
-        int v = root_value(s, leader, ntrick, tmask, ls, ws, wc, seat, t - 1, t); /* fail-soft */
-        if (v >= t) {
+        int g = guess;
+        if (g <= lo) g = lo + 1;
+        if (g > hi) g = hi;
+        int v = root_value(s, t, g - 1, g); /* fail-soft */
+        if (v >= g) {
             lo = v > hi ? hi : v;
             guess = lo + 1;
         } else {
@@ -821,16 +985,10 @@ static int exact_value(Search *s, int leader, int ntrick, uint32_t tmask, int ls
 
 static PyObject *py_tricks(PyObject *self, PyObject *args) {
     Search s;
-    PyObject *trick;
+    Root t;
     Py_buffer buf;
-    int leader;
-    if (setup(&s, args, &trick, &buf, &leader) < 0) return NULL;
-    uint32_t tmask;
-    int ls, ws, wc, nt;
-    int seat = walk_trick(&s, trick, leader, &tmask, &ls, &ws, &wc, &nt);
-    if (seat < 0) { PyBuffer_Release(&buf); return NULL; }
-    int r = popc(s.hand[leader]) + (nt ? 1 : 0);
-    int v = exact_value(&s, leader, nt, tmask, ls, ws, wc, seat, r);
+    if (setup(&s, args, &buf, &t) < 0) return NULL;
+    int v = exact_value(&s, &t);
     PyBuffer_Release(&buf);
     return Py_BuildValue("iK", v, (unsigned long long)s.nodes);
 }
@@ -838,48 +996,45 @@ static PyObject *py_tricks(PyObject *self, PyObject *args) {
 /* can the declarer take at least `target` future tricks? */
 static PyObject *py_reaches(PyObject *self, PyObject *args) {
     Search s;
-    PyObject *trick, *inner;
+    Root t;
     Py_buffer buf;
-    int leader, target;
-    if (!PyArg_ParseTuple(args, "Oi", &inner, &target)) return NULL;
-    if (setup(&s, inner, &trick, &buf, &leader) < 0) return NULL;
-    uint32_t tmask;
-    int ls, ws, wc, nt;
-    int seat = walk_trick(&s, trick, leader, &tmask, &ls, &ws, &wc, &nt);
-    if (seat < 0) { PyBuffer_Release(&buf); return NULL; }
-    int r = popc(s.hand[leader]) + (nt ? 1 : 0);
+    PyObject *inner, *target_obj;
+    if (!PyArg_ParseTuple(args, "OO:reaches", &inner, &target_obj)) return NULL;
+    if (!PyLong_Check(target_obj) || PyBool_Check(target_obj)) {
+        PyErr_Format(PyExc_TypeError, "the target must be an int, not %.100s", Py_TYPE(target_obj)->tp_name);
+        return NULL;
+    }
+    int overflow = 0;
+    long long target = PyLong_AsLongLongAndOverflow(target_obj, &overflow);
+    if (target == -1 && PyErr_Occurred()) return NULL;
+    if (overflow) target = overflow > 0 ? LLONG_MAX : LLONG_MIN; /* out of reach either way */
+    if (setup(&s, inner, &buf, &t) < 0) return NULL;
     int ok;
     if (target <= 0) ok = 1;
-    else if (target > r) ok = 0;
-    else ok = root_value(&s, leader, nt, tmask, ls, ws, wc, seat, target - 1, target) >= target;
+    else if (target > t.r) ok = 0;
+    else ok = root_value(&s, &t, (int)target - 1, (int)target) >= target;
     PyBuffer_Release(&buf);
     return Py_BuildValue("OK", ok ? Py_True : Py_False, (unsigned long long)s.nodes);
 }
 
 static PyObject *py_card_values(PyObject *self, PyObject *args) {
     Search s;
-    PyObject *trick;
+    Root t;
     Py_buffer buf;
-    int leader;
-    if (setup(&s, args, &trick, &buf, &leader) < 0) return NULL;
-    uint32_t tmask;
-    int ls, ws, wc, nt;
-    int seat = walk_trick(&s, trick, leader, &tmask, &ls, &ws, &wc, &nt);
-    if (seat < 0) { PyBuffer_Release(&buf); return NULL; }
-    uint32_t legal = legal_mask(&s, seat, ls);
+    if (setup(&s, args, &buf, &t) < 0) return NULL;
+    uint32_t legal = legal_mask(&s, t.seat, t.lead_suit);
     PyObject *out = PyDict_New();
     if (!out) { PyBuffer_Release(&buf); return NULL; }
-    int r = popc(s.hand[leader]) + (nt ? 1 : 0);
     uint32_t m = legal;
     while (m) {
         int c = lowest(m);
         m &= m - 1;
         /* exact value after c, by null-window searches */
-        int lo = 0, hi = r;
+        int lo = 0, hi = t.r;
         while (lo < hi) {
-            int t = (lo + hi + 1) / 2;
-            int v = value_after(&s, leader, nt, tmask, ls, ws, wc, seat, c, t - 1, t);
-            if (v >= t) lo = t; else hi = t - 1;
+            int g = (lo + hi + 1) / 2;
+            int v = value_after(&s, t.leader, t.ntrick, t.tmask, t.lead_suit, t.win_seat, t.win_card, t.seat, c, g - 1, g);
+            if (v >= g) lo = g; else hi = g - 1;
         }
         PyObject *k = PyLong_FromLong(c), *v = PyLong_FromLong(lo);
         if (!k || !v || PyDict_SetItem(out, k, v) < 0) {
@@ -895,41 +1050,62 @@ static PyObject *py_card_values(PyObject *self, PyObject *args) {
     return res;
 }
 
+/* The tricks taken so far, for max^n: three counts that make a 10-trick deal with the
+   r tricks left. */
+static int taken_arg(PyObject *o, int r, int taken[3]) {
+    static const char *const names[3] = {"tricks taken by seat 0", "tricks taken by seat 1", "tricks taken by seat 2"};
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "the tricks taken must be a tuple of three counts, not %.100s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(o) != 3) {
+        PyErr_Format(PyExc_ValueError, "the tricks taken must be three counts, not %zd", PySequence_Fast_GET_SIZE(o));
+        return -1;
+    }
+    long long v;
+    for (int i = 0; i < 3; i++) {
+        if (int_arg(PySequence_Fast_GET_ITEM(o, i), names[i], 0, 10, &v) < 0) return -1;
+        taken[i] = (int)v;
+    }
+    if (taken[0] + taken[1] + taken[2] + r != 10) {
+        PyErr_Format(PyExc_ValueError, "max^n needs a position of a 10-trick deal: %d tricks taken and %d to play",
+                     taken[0] + taken[1] + taken[2], r);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *py_maxn(PyObject *self, PyObject *args) {
     /* (inner args, tricks taken, max^n table buffer) -> (final tricks, {card: final tricks}, nodes) */
     Search s;
-    PyObject *trick, *inner;
+    Root t;
     Py_buffer buf, mbuf;
-    int leader, taken[3];
-    if (!PyArg_ParseTuple(args, "O(iii)w*", &inner, &taken[0], &taken[1], &taken[2], &mbuf)) return NULL;
-    if (setup(&s, inner, &trick, &buf, &leader) < 0) { PyBuffer_Release(&mbuf); return NULL; }
-    /* the largest power-of-two number of entries (at least two buckets) that fits in the
-       buffer from its first 64-byte boundary */
-    uintptr_t start = ((uintptr_t)mbuf.buf + 63) & ~(uintptr_t)63;
-    uint64_t skip = start - (uintptr_t)mbuf.buf;
-    uint64_t room = (uint64_t)mbuf.len > skip ? (uint64_t)mbuf.len - skip : 0;
-    const char *problem = s.n_active != 3 ? "max^n needs three active seats"
-                          : room < 8 * sizeof(MEntry) ? "max^n table memory too small" : NULL;
-    if (problem) {
+    PyObject *inner, *taken_obj, *table_obj;
+    int taken[3];
+    if (!PyArg_ParseTuple(args, "OOO:maxn", &inner, &taken_obj, &table_obj)) return NULL;
+    if (setup(&s, inner, &buf, &t) < 0) return NULL;
+    if (s.n_active != 3) {
         PyBuffer_Release(&buf);
-        PyBuffer_Release(&mbuf);
-        PyErr_SetString(PyExc_ValueError, problem);
+        PyErr_SetString(PyExc_ValueError, "max^n needs three active seats");
         return NULL;
     }
+    void *table;
+    uint64_t n;
+    if (taken_arg(taken_obj, t.r, taken) < 0 ||
+        table_arg(table_obj, "the max^n table", sizeof(MEntry), MAXN_MIN_ENTRIES, 64, &mbuf, &table, &n) < 0) {
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    /* the largest power-of-two number of entries that fits in the buffer from its first
+       64-byte boundary (one bucket of 4 per cache line) */
     Maxn mx;
     mx.s = &s;
-    uint64_t n = 8; /* two buckets or more: the bucket shift stays below 64 */
-    while (n * 2 * sizeof(MEntry) <= room) n *= 2;
-    mx.tt = (MEntry *)start;
+    mx.tt = (MEntry *)table;
     mx.bucket_shift = 64;
     for (uint64_t buckets = n / 4; buckets > 1; buckets /= 2) mx.bucket_shift--;
     static unsigned searches = 0;
     mx.generation = ++searches & 0xFF;
-    uint32_t tmask;
-    int ls, ws, wc, nt;
-    int seat = walk_trick(&s, trick, leader, &tmask, &ls, &ws, &wc, &nt);
-    if (seat < 0) { PyBuffer_Release(&buf); PyBuffer_Release(&mbuf); return NULL; }
-    int r = popc(s.hand[leader]) + (nt ? 1 : 0);
+    int seat = t.seat, nt = t.ntrick, ls = t.lead_suit, ws = t.win_seat, wc = t.win_card, r = t.r;
     uint32_t legal = legal_mask(&s, seat, ls);
     PyObject *out = PyDict_New();
     if (!out) { PyBuffer_Release(&buf); PyBuffer_Release(&mbuf); return NULL; }
@@ -961,14 +1137,12 @@ static PyObject *py_maxn(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_layout_limit(PyObject *self, PyObject *args) {
-    int limit;
-    if (!PyArg_ParseTuple(args, "i", &limit)) return NULL;
-    if (limit < 0 || limit > LEAF_MAX) {
-        PyErr_Format(PyExc_ValueError, "layout limit must be between 0 and %d", LEAF_MAX);
+    PyObject *o;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "O:_layout_limit", &o) || int_arg(o, "layout limit", 0, LEAF_MAX, &limit) < 0)
         return NULL;
-    }
     int previous = layout_limit;
-    layout_limit = limit;
+    layout_limit = (int)limit;
     return PyLong_FromLong(previous);
 }
 
@@ -987,10 +1161,19 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "Compiled double-dummy search.", -1, methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "Compiled double-dummy search.", -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
     fill_compress();
     fill_reduce();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    /* the smallest table buffers the entry points take (bytes, alignment slack included) */
+    if (PyModule_AddIntConstant(m, "TABLE_MIN_BYTES", (long)(TT_MIN_ENTRIES * sizeof(Entry) + sizeof(uint64_t) - 1)) < 0 ||
+        PyModule_AddIntConstant(m, "MAXN_TABLE_MIN_BYTES", (long)(MAXN_MIN_ENTRIES * sizeof(MEntry) + 63)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -13,6 +13,12 @@ from paston.solver import _core  # type: ignore[attr-defined]
 from paston.solver.position import Position, PositionError
 
 DEFAULT_MEMORY_MB = 32
+# The smallest solver that runs max^n (its table then holds 32,768 entries, 512 KiB).
+# The max^n search cannot prune, so a table too small for a deal's positions makes it
+# thrash: at 0.01 MB one deal took 138 s; at 0.5 MB 100 random deals took 95 ms on
+# average and 4.9 s at worst; at 1 MB, 500 deals on a fresh table each took 10.5 ms on
+# average (4.6 ms median) and 0.52 s at worst (32 MB: about 7 ms on average).
+MAXN_MIN_MEMORY_MB = 1
 
 Scores = tuple[int, int, int]
 
@@ -73,14 +79,23 @@ def _table_memory(size: int) -> mmap.mmap | bytearray:
 class Solver:
     """A double-dummy solver with its own transposition tables.
 
-    ``memory_mb`` bounds the table memory (default 32 MB, at most 4096). Entries are
-    keyed exactly and stay valid across positions and deals, so reusing a solver makes
-    later searches faster. Calls hold the GIL for the whole search: a solver may be
-    shared by threads (calls run one at a time); use one solver per process for
-    parallel work.
+    ``memory_mb`` bounds the table memory (default 32 MB, at least 0.01, at most 4096;
+    :meth:`maxn` needs at least ``MAXN_MIN_MEMORY_MB``, 1 MB). Entries are keyed exactly
+    and stay valid across positions and deals, so reusing a solver makes later searches
+    faster. Calls hold the GIL for the whole search: a solver may be shared by threads
+    (calls run one at a time); use one solver per process for parallel work.
+
+    Every method takes a :class:`Position` (validated when it was built) and nothing
+    else; the compiled core checks its arguments again, so no call can crash or hang it.
+
+    >>> Solver(memory_mb=0.5).tricks((0b111, 0b111 << 8, 0b111 << 16))
+    Traceback (most recent call last):
+    TypeError: Solver.tricks needs a Position, not tuple
     """
 
     def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB) -> None:
+        if type(memory_mb) not in (int, float):
+            raise TypeError(f"memory_mb must be a number of megabytes, not {type(memory_mb).__name__}")
         if not 0.01 <= memory_mb <= 4096:
             raise ValueError(f"memory_mb must be between 0.01 and 4096, not {memory_mb}")
         total = int(memory_mb * 1024 * 1024)
@@ -90,7 +105,10 @@ class Solver:
         self._maxn_tt = _table_memory(total - len(self._tt))
         self.memory_bytes = total
 
-    def _args(self, pos: Position) -> tuple[object, ...]:
+    def _args(self, pos: Position, method: str) -> tuple[object, ...]:
+        """The compiled core's arguments for ``pos`` (a TypeError for anything but a Position)."""
+        if not isinstance(pos, Position):
+            raise TypeError(f"Solver.{method} needs a Position, not {type(pos).__name__}")
         active = 0
         for s in pos.active:
             active |= 1 << s
@@ -99,38 +117,56 @@ class Solver:
 
     def tricks(self, pos: Position) -> int:
         """The declarer's total tricks under optimal play."""
-        value, _nodes = _core.tricks(*self._args(pos))
+        value, _nodes = _core.tricks(*self._args(pos, "tricks"))
         return pos.tricks[pos.declarer] + int(value)
 
     def tricks_with_nodes(self, pos: Position) -> tuple[int, int]:
         """The declarer's total tricks and the number of nodes searched."""
-        value, nodes = _core.tricks(*self._args(pos))
+        value, nodes = _core.tricks(*self._args(pos, "tricks_with_nodes"))
         return pos.tricks[pos.declarer] + int(value), int(nodes)
 
     def makes(self, pos: Position, need: int = 6) -> bool:
         """Whether the declarer takes at least ``need`` tricks in all (stops as soon as
         that is decided)."""
+        args = self._args(pos, "makes")
+        if type(need) is not int:
+            raise TypeError(f"need must be a number of tricks (int), not {type(need).__name__}")
         future = need - pos.tricks[pos.declarer]
-        ok, _nodes = _core.reaches(self._args(pos), future)
+        ok, _nodes = _core.reaches(args, future)
         return bool(ok)
 
     def solve(self, pos: Position) -> Solution:
         """The declarer's total tricks and the value of every legal card."""
+        args = self._args(pos, "solve")
         base = pos.tricks[pos.declarer]
-        values, nodes = _core.card_values(*self._args(pos))
+        values, nodes = _core.card_values(*args)
         cards = {ALL_CARDS[c]: base + v for c, v in sorted(values.items())}
         seat = pos.to_move
         best = max(cards.values()) if seat == pos.declarer else min(cards.values())
         return Solution(best, cards, int(nodes))
 
     def maxn(self, pos: Position, rules: Rules | None = None) -> MaxnSolution:
-        """max^n with the real scores of R7 (needs a position of a 10-trick deal)."""
+        """max^n with the real scores of R7.
+
+        Needs a position of a 10-trick deal (a ``PositionError`` otherwise) and a solver
+        of at least ``MAXN_MIN_MEMORY_MB`` (1 MB, for a max^n table of 512 KiB; a
+        ``ValueError`` otherwise): max^n cannot prune, and on a smaller table a deal can
+        take minutes. At the minimum a full deal on a fresh table takes about 10 ms on
+        average and 0.5 s at worst."""
+        args = self._args(pos, "maxn")
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be Rules or None, not {type(rules).__name__}")
+        if len(self._maxn_tt) < _core.MAXN_TABLE_MIN_BYTES:
+            raise ValueError(
+                f"max^n needs a solver of at least {MAXN_MIN_MEMORY_MB} MB for its table "
+                f"(Solver(memory_mb={MAXN_MIN_MEMORY_MB})); this one has {self.memory_bytes / 2**20:g} MB"
+            )
         if sum(pos.tricks) + pos.cards_left != 10:
             raise PositionError("not-full-deal", "max^n scores need a position of a 10-trick deal")
         rules = rules or Rules()
         if len(pos.defenders) == 1:
             return self._maxn_two_hand(pos, rules)
-        (t0, t1, t2), per_card, nodes = _core.maxn(self._args(pos), pos.tricks, self._maxn_tt)
+        (t0, t1, t2), per_card, nodes = _core.maxn(args, pos.tricks, self._maxn_tt)
 
         def scores(t: tuple[int, int, int]) -> Scores:
             return played_scores(
