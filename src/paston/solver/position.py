@@ -15,6 +15,7 @@ from paston.cards import ALL_CARDS, SUIT_MASKS, SUIT_NAMES, Card, CardSet
 from paston.contracts import Contract
 from paston.deal import Deal, Phase
 from paston.errors import PastonError
+from paston.tricks import playable
 
 
 class PositionError(PastonError, ValueError):
@@ -153,17 +154,8 @@ class Position:
 
     def legal_cards(self) -> tuple[int, ...]:
         """The legal cards of the player to move (R6.2), as card indices."""
-        hand = self.hands[self.to_move]
-        if self.trick:
-            lead = self.trick[0] >> 3
-            follow = hand & SUIT_MASKS[lead]
-            if follow:
-                hand = follow
-            else:
-                trumps = hand & SUIT_MASKS[self.trump]
-                if trumps:
-                    hand = trumps
-        return tuple(i for i in range(32) if hand >> i & 1)
+        allowed = playable(self.hands[self.to_move], self.trick[0] >> 3 if self.trick else None, self.trump)
+        return tuple(i for i in range(32) if allowed >> i & 1)
 
     # --- validation -------------------------------------------------------------------
     def _validate(self) -> None:
@@ -246,12 +238,13 @@ class Position:
             for i, c in enumerate(self.trick[1:], start=1):
                 s = order[i]
                 hand = self.hands[s]
-                if c >> 3 != lead and hand & SUIT_MASKS[lead]:
+                if playable(hand | 1 << c, lead, trump) >> c & 1:
+                    continue
+                if hand & SUIT_MASKS[lead]:
                     raise PositionError(
                         "revoke", f"R6.2: seat {s} played {ALL_CARDS[c]} but still holds {SUIT_NAMES[lead]}"
                     )
-                if c >> 3 != lead and c >> 3 != trump and hand & SUIT_MASKS[trump]:
-                    raise PositionError(
-                        "revoke",
-                        f"R6.2: seat {s} played {ALL_CARDS[c]} but had to trump (holds {SUIT_NAMES[trump]})",
-                    )
+                raise PositionError(
+                    "revoke",
+                    f"R6.2: seat {s} played {ALL_CARDS[c]} but had to trump (holds {SUIT_NAMES[trump]})",
+                )
