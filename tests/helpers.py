@@ -1,6 +1,7 @@
-"""Helpers for the rule tests: decks built from desired hands, scripted actions,
-snapshots for "an illegal action changes nothing", and generators of whole deals
-whose trick-by-trick outcome is fixed by construction.
+"""Helpers for the tests: decks built from desired hands, scripted actions,
+snapshots for "an illegal action changes nothing", generators of whole deals
+whose trick-by-trick outcome is fixed by construction, and the seeded random player
+(with its play-out loop) that the record, property and golden tests share.
 
 The dealing positions below are written out from RULES.md R1.3 on purpose (not taken
 from the engine), so that the tests check the engine's dealing against the rule text.
@@ -8,21 +9,29 @@ from the engine), so that the tests check the engine's dealing against the rule 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pytest
 
-from paston.actions import Action
+from paston import record
+from paston.actions import Action, Kind
 from paston.deal import Deal
 from paston.errors import IllegalActionError
+from paston.match import Match
 from paston.rules import Rules
+
+T = TypeVar("T")
 
 # R1.3: deck[0:2] -> L, [2:4] -> M, [4:6] -> D, [6:8] -> prikup, then rounds of 6: 2 L, 2 M, 2 D.
 L_POSITIONS = (0, 1, 8, 9, 14, 15, 20, 21, 26, 27)
 M_POSITIONS = (2, 3, 10, 11, 16, 17, 22, 23, 28, 29)
 D_POSITIONS = (4, 5, 12, 13, 18, 19, 24, 25, 30, 31)
 PRIKUP_POSITIONS = (6, 7)
+# The three groups in dealing order: the dealer's left, the dealer's right, the dealer.
+DEAL_GROUPS = (L_POSITIONS, M_POSITIONS, D_POSITIONS)
 
 ALL_CODES = [r + s for s in "SCDH" for r in "789TJQKA"]  # index order: suit * 8 + rank
 
@@ -42,6 +51,15 @@ def positions_of(seat: int, dealer: int) -> tuple[int, ...]:
     """Deck positions of seat's cards when dealer deals (R1.3)."""
     offset = (seat - dealer) % 3
     return {1: L_POSITIONS, 2: M_POSITIONS, 0: D_POSITIONS}[offset]
+
+
+def hands_of(deck: Sequence[T], dealer: int) -> list[list[T]]:
+    """The three seats' hands (in dealing order) of a deck when ``dealer`` deals (R1.3).
+
+    >>> hands_of(ALL_CODES, dealer=2)[0][:4]
+    ['7S', '8S', '7C', '8C']
+    """
+    return [[deck[p] for p in positions_of(seat, dealer)] for seat in range(3)]
 
 
 def make_deck(
@@ -188,6 +206,95 @@ def assert_illegal(
         assert str(err).startswith(message_start), str(err)
     assert snapshot(deal) == before
     return err
+
+
+# --- the seeded random player -----------------------------------------------------------------
+
+
+def weighted_choice(
+    rng: random.Random,
+    deal_or_legal: Deal | Sequence[Action],
+    *,
+    bid_prob: float = 0.55,
+    whist_prob: float = 0.65,
+    surrender_prob: float = 0.08,
+) -> Action:
+    """A random legal action, biased towards bidding, defending and playing on.
+
+    In the auction one ``rng.random()`` decides between the bid (below ``bid_prob``) and
+    pass; in the defence one decides between whist (below ``whist_prob``) and pass; when
+    trump is named one decides a surrender (below ``surrender_prob``), else ``rng.choice``
+    picks the trump; in the other phases ``rng.choice`` picks any legal action. The golden
+    files and every seeded test depend on exactly this use of ``rng``: changing it changes
+    the games they play.
+
+    >>> str(weighted_choice(random.Random(1), make_deal(dealer=0), bid_prob=1.0))
+    'bid spades'
+    >>> str(weighted_choice(random.Random(1), make_deal(dealer=0), bid_prob=0.0))
+    'pass'
+    """
+    legal = deal_or_legal.legal_actions() if isinstance(deal_or_legal, Deal) else tuple(deal_or_legal)
+    kinds = {a.kind for a in legal}
+    if Kind.BID in kinds:
+        wanted = Kind.BID if rng.random() < bid_prob else Kind.PASS
+        return next(a for a in legal if a.kind is wanted)
+    if Kind.WHIST in kinds:
+        wanted = Kind.WHIST if rng.random() < whist_prob else Kind.PASS
+        return next(a for a in legal if a.kind is wanted)
+    if Kind.TRUMP in kinds:
+        if rng.random() < surrender_prob:
+            return next(a for a in legal if a.kind is Kind.SURRENDER)
+        return rng.choice([a for a in legal if a.kind is Kind.TRUMP])
+    return rng.choice(legal)
+
+
+def play_out(
+    match: Match,
+    rng: random.Random,
+    *,
+    max_actions: int | None = None,
+    max_deals: int | None = None,
+    bid_prob: float = 0.55,
+) -> int:
+    """Let :func:`weighted_choice` play ``match`` until no deal is in progress (the game is
+    over, or the deal ended and the match deals only when asked), or ``max_actions``
+    actions were taken, or ``match.completed_deals`` reached ``max_deals``. Returns the
+    number of actions taken.
+
+    >>> match = Match(first_dealer=0, rng=random.Random(5))
+    >>> play_out(match, random.Random(6), max_actions=4)
+    4
+    >>> _ = play_out(match, random.Random(6))
+    >>> match.is_over
+    True
+    """
+    n = 0
+    while match.deal is not None and (max_actions is None or n < max_actions):
+        if max_deals is not None and match.completed_deals >= max_deals:
+            break
+        deal = match.deal
+        match.apply(weighted_choice(rng, deal, bid_prob=bid_prob), deal.to_move)
+        n += 1
+    return n
+
+
+def play_deal_out(deal: Deal, rng: random.Random, *, bid_prob: float = 0.55) -> Deal:
+    """Let :func:`weighted_choice` play ``deal`` to its end."""
+    while not deal.is_over:
+        deal.apply(weighted_choice(rng, deal, bid_prob=bid_prob))
+    return deal
+
+
+def round_trip(match: Match) -> Match:
+    """``match`` written as a record and read back; the text must come back unchanged.
+
+    >>> round_trip(Match(first_dealer=1)).next_dealer
+    1
+    """
+    text = record.dumps(match)
+    again = record.loads(text)
+    assert record.dumps(again) == text
+    return again
 
 
 # --- whole deals whose outcome is fixed by construction ---------------------------------------

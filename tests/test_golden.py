@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import play_out, weighted_choice
 from paston import record
-from paston.actions import Action, Kind
 from paston.cards import ALL_CARDS, CardSet
 from paston.deal import Deal
 from paston.match import Match
@@ -84,21 +84,9 @@ GAMES = (
 )
 
 
-def choose(rng: random.Random, deal: Deal) -> Action:
-    """The golden games' player: random, but bids, defends and plays more than it gives up."""
-    legal = deal.legal_actions()
-    kinds = {a.kind for a in legal}
-    if Kind.BID in kinds:
-        want = Kind.BID if rng.random() < 0.6 else Kind.PASS
-        return next(a for a in legal if a.kind is want)
-    if Kind.WHIST in kinds:
-        want = Kind.WHIST if rng.random() < 0.65 else Kind.PASS
-        return next(a for a in legal if a.kind is want)
-    if Kind.TRUMP in kinds:
-        if rng.random() < 0.08:
-            return next(a for a in legal if a.kind is Kind.SURRENDER)
-        return rng.choice([a for a in legal if a.kind is Kind.TRUMP])
-    return rng.choice(legal)
+# The golden games' player is helpers.weighted_choice with this bid probability: random,
+# but bids, defends and plays more than it gives up. Changing either changes every file.
+GOLDEN_BID_PROB = 0.6
 
 
 # --- rendering ------------------------------------------------------------------------
@@ -215,7 +203,7 @@ def playthrough(game: Game) -> str:
         index = len(match.deals) - 1
         out.append(f"-- step {step}: {deal.phase.name}, seat {seat} to move")
         out.extend(render_views(deal, match.totals))
-        action = choose(rng, deal)
+        action = weighted_choice(rng, deal, bid_prob=GOLDEN_BID_PROB)
         match.apply(action, seat)
         out.append(f"   >> seat {seat}: {action}")
         step += 1
@@ -255,11 +243,7 @@ def test_golden_playthrough(game: Game) -> None:
 def _situations(game: Game) -> set[str]:
     """What happened in a golden game, replayed without printing."""
     match = Match(first_dealer=game.first_dealer, rng=random.Random(game.deck_seed), rules=game.rules)
-    rng = random.Random(game.bot_seed)
-    while not match.is_over and match.completed_deals < game.max_deals:
-        deal = match.deal
-        assert deal is not None and deal.to_move is not None
-        match.apply(choose(rng, deal), deal.to_move)
+    play_out(match, random.Random(game.bot_seed), max_deals=game.max_deals, bid_prob=GOLDEN_BID_PROB)
     seen = {"over"} if match.is_over else set()
     for i, deal in enumerate(match.deals):
         if deal.redeal is not None:

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import DEAL_GROUPS, play_deal_out, play_out, round_trip, weighted_choice
 from paston import record
 from paston.actions import NUM_ACTION_IDS, Action, Kind
 from paston.cards import ALL_CARDS, Card, CardSet
@@ -395,23 +396,6 @@ def codes(mask_or_set: int | CardSet) -> set[str]:
     return {str(c) for c in cs}
 
 
-def choose(rng: random.Random, deal: Deal, bid_prob: float = 0.55) -> Action:
-    """A random legal action, biased towards bidding, defending and playing."""
-    legal = deal.legal_actions()
-    kinds = {a.kind for a in legal}
-    if Kind.BID in kinds:
-        bid = next(a for a in legal if a.kind is Kind.BID)
-        return bid if rng.random() < bid_prob else next(a for a in legal if a.kind is Kind.PASS)
-    if Kind.WHIST in kinds:
-        wanted = Kind.WHIST if rng.random() < 0.65 else Kind.PASS
-        return next(a for a in legal if a.kind is wanted)
-    if Kind.TRUMP in kinds:
-        if rng.random() < 0.08:
-            return next(a for a in legal if a.kind is Kind.SURRENDER)
-        return rng.choice([a for a in legal if a.kind is Kind.TRUMP])
-    return rng.choice(legal)
-
-
 def agree(deal: Deal, ref: RefDeal) -> None:
     """The engine's deal and the reference model are in the same state."""
     assert PHASE_NAMES[deal.phase] == ref.phase
@@ -486,7 +470,7 @@ def run_game(
         agree(deal, ref)
         if before is not None:
             before(match, deal, ref)
-        action = choose(rng, deal)
+        action = weighted_choice(rng, deal)
         seat = deal.to_move
         assert seat is not None
         key = action_key(action)
@@ -815,8 +799,7 @@ def test_records_round_trip(seed: int, first_dealer: int, rules: Rules, data: st
     stop = data.draw(st.one_of(st.none(), st.integers(0, 120)), label="stop after actions")
     match, game = run_game(seed, first_dealer, rules, max_deals=100 if stop is None else 10, max_actions=stop)
     text = record.dumps(match)
-    again = record.loads(text)
-    assert record.dumps(again) == text
+    again = round_trip(match)
     assert again.totals == match.totals
     assert again.winners == match.winners
     assert list(again.totals) == game.totals
@@ -850,14 +833,12 @@ def test_clone_is_independent(seed: int, first_dealer: int, rules: Rules, data: 
     clone = deal.clone()
     assert snapshot(clone) == original
     rng = random.Random(seed)
-    while not clone.is_over:  # play the clone out
-        clone.apply(choose(rng, clone))
+    play_deal_out(clone, rng)  # play the clone out
     assert snapshot(deal) == original, "playing the clone changed the original"
     if not deal.is_over:
         frozen = snapshot(clone)
         clone2 = deal.clone()
-        while not deal.is_over:  # play the original out
-            deal.apply(choose(rng, deal))
+        play_deal_out(deal, rng)  # play the original out
         assert snapshot(clone) == frozen, "playing the original changed a clone"
         assert snapshot(clone2) == original, "playing the original changed a clone"
 
@@ -869,13 +850,7 @@ def test_match_clone_is_independent(seed: int, first_dealer: int, rules: Rules, 
     match, _game = run_game(seed, first_dealer, rules, max_deals=2, max_actions=stop)
     text = record.dumps(match)
     copy = match.clone()
-    rng = random.Random(seed)
-    for _ in range(60):
-        if copy.is_over:
-            break
-        d = copy.deal
-        assert d is not None
-        copy.apply(choose(rng, d))
+    play_out(copy, random.Random(seed), max_actions=60)
     assert record.dumps(match) == text, "playing a Match clone changed the original"
 
 
@@ -910,11 +885,6 @@ def test_random_games_cover_every_outcome() -> None:
 # --------------------------------------------------------------------------------------
 # Crafted decks: the redeals and the all-pass declarer are rare in random games.
 
-GROUPS = (
-    (0, 1, 8, 9, 14, 15, 20, 21, 26, 27),  # dealer's left
-    (2, 3, 10, 11, 16, 17, 22, 23, 28, 29),  # dealer's right
-    (4, 5, 12, 13, 18, 19, 24, 25, 30, 31),  # dealer
-)
 FORCES = ("none", "jack-seven-prikup", "jack-prikup", "seven-prikup", "spade-sequence")
 
 
@@ -939,10 +909,10 @@ def crafted_decks(draw: st.DrawFn) -> list[str]:
         if deck[6] == "JS":
             put("JS", 0)
     elif force == "spade-sequence":
-        group = GROUPS[draw(st.integers(0, 2))]
+        group = DEAL_GROUPS[draw(st.integers(0, 2))]  # the dealer's left, right, the dealer
         for card, pos in zip(("7S", "8S", "9S", "TS", "JS", "QS"), group, strict=False):
             put(card, pos)
-        spare = [p for g in GROUPS if g is not group for p in g]
+        spare = [p for g in DEAL_GROUPS if g is not group for p in g]
         for high, pos in zip(("KS", "AS"), spare, strict=False):
             if deck.index(high) in group:
                 put(high, pos)
@@ -954,7 +924,7 @@ def crafted_decks(draw: st.DrawFn) -> list[str]:
 def play_deal_in_lockstep(deal: Deal, ref: RefDeal, rng: random.Random, bid_prob: float) -> None:
     agree(deal, ref)
     while not deal.is_over:
-        action = choose(rng, deal, bid_prob)
+        action = weighted_choice(rng, deal, bid_prob=bid_prob)
         seat = deal.to_move
         assert seat is not None
         deal.apply(action, seat)
@@ -1007,7 +977,7 @@ def test_crafted_matches_agree_with_model(
         assert deal.dealer == ref.dealer and deal.first_deal == ref.first_deal
         agree(deal, ref)
         while not deal.is_over:
-            action = choose(rng, deal, bid_prob)
+            action = weighted_choice(rng, deal, bid_prob=bid_prob)
             seat = deal.to_move
             assert seat is not None
             match.apply(action, seat)
@@ -1019,5 +989,4 @@ def test_crafted_matches_agree_with_model(
         assert list(match.winners) == game.winners
         assert match.next_dealer == game.next_dealer
         assert match.completed_deals == game.completed
-    text = record.dumps(match)
-    assert record.dumps(record.loads(text)) == text
+    round_trip(match)
