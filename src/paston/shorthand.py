@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from paston.actions import PASS, SURRENDER, WHIST, Action
 from paston.cards import Card
 from paston.contracts import LADDER, Contract
-from paston.deal import Phase
+from paston.phases import Phase
 from paston.errors import ParseError
 
 if TYPE_CHECKING:
