@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 from paston.actions import PASS, SURRENDER, WHIST, Action
 from paston.cards import Card
 from paston.contracts import LADDER, Contract
-from paston.phases import Phase
 from paston.errors import ParseError
+from paston.phases import Phase
 
 if TYPE_CHECKING:
     from paston.views import DealView
