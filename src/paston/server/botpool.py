@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -41,6 +42,10 @@ log = logging.getLogger("paston.server.bots")
 
 #: Seconds a ``pimc`` decision may sample by default (it then decides on what it has).
 DEFAULT_BUDGET = 2.0
+
+#: How much lower the worker processes' scheduling priority is than the server's: when the
+#: machine is busy, routing messages goes first and computer players wait a little.
+WORKER_NICENESS = 10
 
 #: Modules the worker processes start with (imported once, in the fork server).
 PRELOAD = ["paston.server.botpool", "paston.bots.pimc", "paston.bots.heuristic", "paston.bots.random_player"]
@@ -110,6 +115,8 @@ class ThreadBotPool:
 def _worker_main(conn: Connection) -> None:
     """A worker process: decide each job that arrives, until the server goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    with contextlib.suppress(OSError, AttributeError):  # not everywhere
+        os.nice(WORKER_NICENESS)
     while True:
         try:
             data = conn.recv_bytes()
