@@ -341,3 +341,74 @@ def test_a_table_of_bots_moves_only_while_someone_watches(db_url: str) -> None:
             watch_until(ws, lambda s: s["version"] >= stopped + 5)
         finally:
             ws.__exit__(None, None, None)
+
+
+# --- paston serve ------------------------------------------------------------------------------------------
+def children_of(pid: int) -> set[int]:
+    """Every living descendant of a process (Linux)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), [pid]
+    while frontier:
+        parent = frontier.pop()
+        kids = [p for p, pp in parents.items() if pp == parent]
+        found.update(kids)
+        frontier.extend(kids)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_paston_serve_runs_bots_in_worker_processes_and_stops_them(tmp_path: Path) -> None:
+    import json
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    from websockets.sync.client import connect
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    paston = Path(sys.executable).parent / "paston"
+    command = [str(paston), "serve", "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'p.db'}"]
+    proc = subprocess.Popen(
+        [*command, "--bot-delay", "0", "--bot-workers", "2", "--bot-budget", "0.5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and "Paston is running" in proc.stdout.readline()
+        body = {
+            "name": "Bots",
+            "rules": {"target": 1000},
+            "seats": [bot("pimc", 1), bot("pimc", 1), bot("random")],
+        }
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/tables",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=10) as res:
+            table = json.loads(res.read())["id"]
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            while (msg := json.loads(ws.recv(timeout=30)))["type"] != "state" or msg["version"] < 20:
+                pass
+            workers = children_of(proc.pid)
+        assert len(workers) >= 2  # the fork server and at least one worker
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    deadline = time.monotonic() + 10
+    while (alive := {p for p in workers if Path(f"/proc/{p}").exists()}) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive, f"worker processes left behind: {alive}"
