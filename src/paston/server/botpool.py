@@ -45,7 +45,7 @@ DEFAULT_BUDGET = 2.0
 
 #: How much lower the worker processes' scheduling priority is than the server's: when the
 #: machine is busy, routing messages goes first and computer players wait a little.
-WORKER_NICENESS = 10
+WORKER_NICENESS = 19
 
 #: Modules the worker processes start with (imported once, in the fork server).
 PRELOAD = ["paston.server.botpool", "paston.bots.pimc", "paston.bots.heuristic", "paston.bots.random_player"]
