@@ -25,40 +25,18 @@ import argparse
 import asyncio
 import gc
 import json
-import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 
+from loadkit import get, percentile, post, running_server, server_cpu_seconds
+
 #: The tables play to this total, so that no game ends during a run.
 LONG_GAME = 100_000
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return dict(json.loads(res.read()))
 
 
 class TableRun:
@@ -146,15 +124,6 @@ async def play_tables(port: int, runs: list[TableRun], args: argparse.Namespace,
     )
 
 
-def server_cpu_seconds(pid: int) -> float | None:
-    """User plus system CPU time of a process so far (Linux), or None."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 def load_process(port: int, runs: list[TableRun], args: argparse.Namespace, seed: float) -> list[TableRun]:
     """One load-generating process: plays its share of the tables, returns their timings.
     Its garbage collection is tuned like the server's, so that its own pauses do not
@@ -166,51 +135,41 @@ def load_process(port: int, runs: list[TableRun], args: argparse.Namespace, seed
     return runs
 
 
+def make_tables(port: int, n: int) -> list[TableRun]:
+    """``n`` tables of three people (playing to :data:`LONG_GAME`), every seat taken."""
+    runs = []
+    for i in range(n):
+        table = post(
+            port,
+            "/api/tables",
+            {"name": f"load {i}", "rules": {"target": LONG_GAME}, "seats": [{"kind": "human"}] * 3},
+        )["id"]
+        tokens = [post(port, f"/api/tables/{table}/seats/{s}", {"name": f"p{s}"})["token"] for s in range(3)]
+        runs.append(TableRun(table, tokens))
+    return runs
+
+
+def lost_actions(port: int, runs: list[TableRun]) -> int:
+    """Accepted actions missing from the server's own count (its final versions)."""
+    return sum(max(0, run.acked - get(port, f"/api/tables/{run.table}")["version"]) for run in runs)
+
+
 def main_with_server(args: argparse.Namespace) -> None:
-    port = free_port()
-    db = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'load.db'}"
-    paston = Path(sys.executable).parent / "paston"
-    proc = subprocess.Popen(
-        [str(paston), "serve", "--port", str(port), "--database-url", db, "--bot-delay", "0"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        runs = []
-        for i in range(args.tables):
-            table = post(
-                port,
-                "/api/tables",
-                {"name": f"load {i}", "rules": {"target": LONG_GAME}, "seats": [{"kind": "human"}] * 3},
-            )["id"]
-            tokens = [
-                post(port, f"/api/tables/{table}/seats/{s}", {"name": f"p{s}"})["token"] for s in range(3)
-            ]
-            runs.append(TableRun(table, tokens))
+    with running_server(args.database_url) as (port, pid, db):
+        runs = make_tables(port, args.tables)
         rng = random.Random(args.seed)
         groups = [runs[i :: args.processes] for i in range(args.processes)]
-        cpu_before = server_cpu_seconds(proc.pid)
+        cpu_before = server_cpu_seconds(pid)
         start = time.perf_counter()
         with ProcessPoolExecutor(args.processes) as pool:
             futures = [pool.submit(load_process, port, g, args, rng.random()) for g in groups if g]
             runs = [run for f in futures for run in f.result()]
         elapsed = time.perf_counter() - start
-        # the server's own count of accepted actions per table
-        lost = 0
-        for run in runs:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{run.table}", timeout=10) as res:
-                server_version = json.loads(res.read())["version"]
-            lost += max(0, run.acked - server_version)
+        lost = lost_actions(port, runs)
         latencies = sorted(x for run in runs for x in run.latencies)
         actions = sum(run.acked for run in runs)
         errors = [e for run in runs for e in run.errors]
-        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else float("nan")
+        p99 = percentile(latencies, 0.99)
         mode = "full states" if args.full_states else "updates"
         print(
             f"{args.tables} tables x 3 WebSocket clients ({mode}, think {args.think * 1e3:.0f} ms) for "
@@ -222,7 +181,7 @@ def main_with_server(args: argparse.Namespace) -> None:
                 f"action -> all three clients updated: p50 {statistics.median(latencies) * 1e3:.1f} ms, "
                 f"p99 {p99 * 1e3:.1f} ms, max {latencies[-1] * 1e3:.1f} ms (target p99 <= 50 ms)"
             )
-        cpu_after = server_cpu_seconds(proc.pid)
+        cpu_after = server_cpu_seconds(pid)
         if cpu_before is not None and cpu_after is not None and actions:
             cpu = cpu_after - cpu_before
             print(
@@ -230,9 +189,6 @@ def main_with_server(args: argparse.Namespace) -> None:
                 f"{cpu / actions * 1e3:.2f} ms per action"
             )
         print(f"errors: {len(errors)} {sorted(set(errors))}; lost actions: {lost}")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def main() -> None:

@@ -39,14 +39,17 @@ class Player(Protocol):
         ...
 
 
-def make_player(name: str, *, seed: int | None = None) -> Player:
+def make_player(name: str, *, seed: int | None = None, time_budget: float | None = None) -> Player:
     """A computer player by name (``random``, ``heuristic``, ``pimc``, ``pimc:N``),
-    seeded for reproducibility."""
+    seeded for reproducibility. ``time_budget`` (seconds) lets ``pimc`` stop sampling
+    early (decision B4); the other players are fast and ignore it."""
     key, level = parse_player_name(name)
     if key == "pimc":
         from paston.bots.pimc import PimcPlayer
 
-        return PimcPlayer(seed=seed, level=level or PLAYERS_BY_NAME["pimc"].default_level or 3)
+        return PimcPlayer(
+            seed=seed, level=level or PLAYERS_BY_NAME["pimc"].default_level or 3, time_budget=time_budget
+        )
     if key == "random":
         from paston.bots.random_player import RandomPlayer
 

@@ -18,6 +18,21 @@ def serve(
     bot_delay: float = typer.Option(
         0.6, "--bot-delay", min=0.0, max=10.0, help="Seconds computer players wait."
     ),
+    bot_workers: int | None = typer.Option(
+        None,
+        "--bot-workers",
+        min=0,
+        max=256,
+        help="Processes computer players think in (default: the cores less one; 0: threads of the server).",
+    ),
+    bot_budget: float = typer.Option(
+        2.0,
+        "--bot-budget",
+        min=0.05,
+        max=60.0,
+        help="Seconds a computer player may think per decision (after twice that plus one, "
+        "a quick player decides for it).",
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
     import contextlib
@@ -38,7 +53,7 @@ def serve(
     url = database_url or default_database_url()
     try:  # opened and migrated before the server starts: a bad database is one line, not a traceback
         open_database(url).dispose()
-        app = create_app(url, bot_delay=bot_delay)
+        app = create_app(url, bot_delay=bot_delay, bot_workers=bot_workers, bot_budget=bot_budget)
     except DatabaseError as err:
         fail(str(err), 2)
     address = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"

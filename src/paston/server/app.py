@@ -33,6 +33,7 @@ from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
 from paston.errors import RecordError, RulesError
 from paston.record import loads as record_loads
 from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
+from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.cache import KEEP_FINISHED
 from paston.server.connection import Connection
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
@@ -149,13 +150,26 @@ def _http_error(err: TableError) -> JSONResponse:
 
 
 def create_app(
-    database_url: str | None = None, *, bot_delay: float = 0.6, keep_finished: int = KEEP_FINISHED
+    database_url: str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    keep_finished: int = KEEP_FINISHED,
+    bot_workers: int | None = None,
+    bot_budget: float | None = DEFAULT_BUDGET,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
-    At most ``keep_finished`` finished games stay in memory; the database keeps all."""
+    At most ``keep_finished`` finished games stay in memory; the database keeps all.
+    Computer players think in ``bot_workers`` processes (default: a core less than the
+    machine has; 0: threads of the server), ``bot_budget`` seconds a decision."""
     url = database_url or default_database_url()
     engine = make_engine(url)
-    manager = TableManager(session_factory(engine), bot_delay=bot_delay, keep_finished=keep_finished)
+    manager = TableManager(
+        session_factory(engine),
+        bot_delay=bot_delay,
+        keep_finished=keep_finished,
+        bot_workers=bot_workers,
+        bot_budget=bot_budget,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -167,9 +181,7 @@ def create_app(
         for table in manager.tables.values():
             manager.schedule_bots(table)
         yield
-        for table in manager.tables.values():
-            if table.bot_task is not None:
-                table.bot_task.cancel()
+        manager.stop_bots()
         manager.log.close()
         if checkpointer is not None:
             checkpointer.stop()

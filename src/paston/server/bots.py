@@ -1,59 +1,123 @@
 """Computer players at the tables: a bot's seat, or a person's seat taken over after the
-table's delay (a stand-in). When one is to move it acts after a short delay, thinking
-in a worker thread, and its action goes through the same commit as a person's."""
+table's delay (a stand-in). When one is to move it acts after a short delay; it thinks in
+a worker process of the pool (:mod:`paston.server.botpool`), given only the seat's view,
+and its action goes through the same commit as a person's.
+
+Computer players move only while the table is watched: someone is connected to it, or
+was within the last ``unwatched_grace`` seconds (a new table counts as just watched). A
+table nobody looks at, such as an abandoned table of bots, stops costing anything and
+goes on where it was when someone opens it again.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 
 from paston.actions import Action
-from paston.bots.base import Player, make_player
+from paston.server.botjobs import FALLBACK, BotSeat, Job, decision_seed
+from paston.server.botpool import (
+    DEFAULT_BUDGET,
+    BotPool,
+    ProcessBotPool,
+    ThreadBotPool,
+    default_workers,
+    hard_timeout_for,
+)
 from paston.server.errors import TableError
 from paston.server.table import Table
 
 #: The player that stands in for a person who is away.
-STANDIN = "heuristic"
+STANDIN = FALLBACK
+
+#: Seconds computer players go on at a table after the last person or spectator left.
+UNWATCHED_GRACE = 30.0
 
 Commit = Callable[[Table, int, Action], Awaitable[None]]
 
 
-def seat_bots(table: Table) -> None:
-    """Give each bot seat of a table its computer player."""
+def seat_bots(table: Table, *, new: bool = False) -> None:
+    """Give each bot seat of a table its computer player (a name and a secret seed); a
+    ``new`` table counts as just watched (its creator is about to open it)."""
     for i, s in enumerate(table.seats):
         if s.kind == "bot" and s.bot:
-            table.bots[i] = make_player(s.bot, seed=secrets.randbits(64))
+            table.bots[i] = BotSeat(s.bot, secrets.randbits(64))
+    if new:
+        table.watched_at = time.monotonic()
 
 
-def actor(table: Table, seat: int) -> Player | None:
+def actor(table: Table, seat: int) -> BotSeat | None:
     """The computer player that acts for ``seat`` now, if any."""
     if seat in table.bots:
         return table.bots[seat]
     if table.standing_in(seat):
         if seat not in table.standins:
-            table.standins[seat] = make_player(STANDIN, seed=secrets.randbits(64))
+            table.standins[seat] = BotSeat(STANDIN, secrets.randbits(64))
         return table.standins[seat]
     return None
 
 
+def job_for(table: Table, seat: int, bot: BotSeat, budget: float | None) -> Job:
+    """The job of one decision: the seat's view only, and a seed from the seat's seed and
+    the table's version."""
+    return Job(bot.name, decision_seed(bot.seed, table.version), budget, table.match.view(seat))
+
+
+def make_pool(workers: int, budget: float | None) -> BotPool:
+    """``workers`` processes (0: threads of the server process, as before the pool)."""
+    if workers < 0:
+        raise ValueError(f"bot workers must be 0 or more, not {workers!r}")
+    if workers == 0:
+        return ThreadBotPool(hard_timeout_for(budget))
+    return ProcessBotPool(workers, hard_timeout=hard_timeout_for(budget))
+
+
 class BotRunner:
     """Lets computer players act at the tables: ``commit`` logs and applies an action
-    (the caller holds the table's lock), ``broadcast`` sends the news."""
+    (the caller holds the table's lock), ``broadcast`` sends the news. Decisions are made
+    by a pool of ``workers`` processes (default: one per core less one; 0: threads), each
+    with a time ``budget`` in seconds (see :mod:`paston.server.botpool`)."""
 
-    def __init__(self, delay: float, commit: Commit, broadcast: Callable[[Table], None]) -> None:
+    def __init__(
+        self,
+        delay: float,
+        commit: Commit,
+        broadcast: Callable[[Table], None],
+        *,
+        workers: int | None = None,
+        budget: float | None = DEFAULT_BUDGET,
+    ) -> None:
+        if budget is not None and not budget > 0:
+            raise ValueError(f"the bot time budget must be a positive number of seconds, not {budget!r}")
         self.delay = delay
+        self.budget = budget
+        self.unwatched_grace = UNWATCHED_GRACE
+        self.pool = make_pool(default_workers() if workers is None else workers, budget)
         self._commit = commit
         self._broadcast = broadcast
 
+    def watched(self, table: Table) -> bool:
+        """Whether computer players may move at the table now (someone is connected,
+        or was within the grace)."""
+        now = time.monotonic()
+        if table.connections:
+            table.watched_at = now
+            return True
+        return now - table.watched_at <= self.unwatched_grace
+
     def schedule(self, table: Table) -> None:
         """If a computer player is to move (a bot's seat, or a person's seat taken over
-        after the table's delay), let it act after a short delay, in a worker thread; if
-        a person to move is offline and takeover is on, check again when it is due."""
+        after the table's delay), let it act after a short delay; if a person to move is
+        offline and takeover is on, check again when it is due. Nothing happens at a
+        table nobody watches."""
         seat = table.match.to_move
         if seat is None:
             return
         if table.bot_task is not None and not table.bot_task.done():
+            return
+        if not self.watched(table):
             return
         loop = asyncio.get_running_loop()
         if actor(table, seat) is not None:
@@ -61,6 +125,10 @@ class BotRunner:
         elif table.takeover_seconds is not None and table.seats[seat].taken and not table.online(seat):
             due = table.takeover_seconds - table.offline_for(seat)
             table.bot_task = loop.create_task(self._after(max(0.0, due) + 0.01, table))
+
+    def close(self) -> None:
+        """Stop the computer players (at shutdown)."""
+        self.pool.close()
 
     async def _after(self, delay: float, table: Table) -> None:
         await asyncio.sleep(delay)
@@ -70,20 +138,21 @@ class BotRunner:
     async def _turns(self, table: Table) -> None:
         while True:
             seat = table.match.to_move
-            player = None if seat is None else actor(table, seat)
-            if seat is None or player is None:
+            bot = None if seat is None else actor(table, seat)
+            if seat is None or bot is None or not self.watched(table):
                 table.bot_task = None
                 self.schedule(table)
                 return
             await asyncio.sleep(self.delay)
-            if actor(table, seat) is not player:
+            if actor(table, seat) is not bot:
                 continue  # the person came back
             version = table.version
-            action = await asyncio.to_thread(player.choose, table.match.view(seat))
+            job = job_for(table, seat, bot, self.budget)
+            action = await self.pool.decide(job, f"at table {table.id} seat {seat}")
             async with table.lock:
                 if version != table.version or table.match.why_illegal(action, seat) is not None:
                     continue
-                if actor(table, seat) is not player:
+                if actor(table, seat) is not bot:
                     continue
                 try:
                     await self._commit(table, seat, action)

@@ -19,6 +19,7 @@ from paston.errors import ParseError
 from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
+from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.bots import BotRunner, seat_bots
 from paston.server.cache import KEEP_FINISHED, FinishedGames
 from paston.server.connection import Connection
@@ -39,13 +40,21 @@ class TableManager:
     them stay (the least recently used without a connection are dropped first)."""
 
     def __init__(
-        self, sessions: sessionmaker[Session], *, bot_delay: float = 0.6, keep_finished: int = KEEP_FINISHED
+        self,
+        sessions: sessionmaker[Session],
+        *,
+        bot_delay: float = 0.6,
+        keep_finished: int = KEEP_FINISHED,
+        bot_workers: int | None = None,
+        bot_budget: float | None = DEFAULT_BUDGET,
     ) -> None:
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
         self.tables: dict[str, Table] = {}
         self.finished_games = FinishedGames(self.tables, keep_finished)
-        self.bot_runner = BotRunner(bot_delay, self._commit_bot, self.broadcast)
+        self.bot_runner = BotRunner(
+            bot_delay, self._commit_bot, self.broadcast, workers=bot_workers, budget=bot_budget
+        )
 
     # --- loading --------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -82,7 +91,7 @@ class TableManager:
         match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
         table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds)
         table.name_seats()
-        seat_bots(table)
+        seat_bots(table, new=True)
         self.store.add(table, first_dealer)
         self.tables[table_id] = table
         return table
@@ -199,6 +208,13 @@ class TableManager:
     def schedule_bots(self, table: Table) -> None:
         """Let a computer player act if one is to move (see :class:`BotRunner`)."""
         self.bot_runner.schedule(table)
+
+    def stop_bots(self) -> None:
+        """Stop every computer player and their worker processes (at shutdown)."""
+        for table in self.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+        self.bot_runner.close()
 
     async def join(self, table: Table, conn: Connection) -> None:
         """Add a connection to a table once any move being saved is done (a stand-in's,

@@ -9,10 +9,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from paston.bots.base import Player
 from paston.match import Match
 from paston.rules import Rules
 from paston.scoring import reset_seats
+from paston.server.botjobs import BotSeat
 from paston.server.seating import Seat, seat_names_of
 
 if TYPE_CHECKING:
@@ -70,12 +70,13 @@ class Table:
     finished: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)
-    bots: dict[int, Player] = field(default_factory=dict)
+    bots: dict[int, BotSeat] = field(default_factory=dict)
     recent: dict[str, int] = field(default_factory=dict)  # command id -> version it produced
     bot_task: asyncio.Task[None] | None = None
     takeover_seconds: float | None = None  # a bot plays for a person offline this long
     offline_since: dict[int, float] = field(default_factory=dict)
-    standins: dict[int, Player] = field(default_factory=dict)
+    standins: dict[int, BotSeat] = field(default_factory=dict)
+    watched_at: float = float("-inf")  # when someone was last seen connected (computer players)
     rematch: str | None = None
     joining: int = 0  # connections waiting for the lock to join: the table stays in memory
 
