@@ -253,11 +253,12 @@ def test_redteam_cross_site_origin_is_refused(server: ServerProcess, bystander: 
     assert_responsive(bystander)
 
 
-def test_redteam_unknown_table_and_silence_before_hello(server: ServerProcess) -> None:
-    ws = server.socket("no-such-table")
-    send(ws, {"type": "hello", "token": None})
+def test_redteam_unknown_table_is_refused(server: ServerProcess) -> None:
+    ws = server.socket("no-such-table")  # refused before any hello is read
     assert until(ws, "error")["code"] == "no-table"
-    ws.close()
+    with pytest.raises(ConnectionClosed) as info:
+        ws.recv(timeout=5)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1008
 
 
 # --- floods ------------------------------------------------------------------------------------
