@@ -40,18 +40,22 @@ def get(port: int, path: str) -> Any:
 
 
 @contextmanager
-def running_server(database_url: str | None, extra: Sequence[str] = ()) -> Iterator[tuple[int, int, str]]:
+def running_server(
+    database_url: str | None, extra: Sequence[str] = (), log: Path | None = None
+) -> Iterator[tuple[int, int, str]]:
     """A ``paston serve`` process on a free loopback port (``--bot-delay 0`` unless
     ``extra`` says otherwise), ready for requests: yields its port, its process id and
-    its database URL (default: SQLite in a new temporary folder)."""
+    its database URL (default: SQLite in a new temporary folder). Its output goes to
+    ``log`` when given."""
     port = free_port()
     db = database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'load.db'}"
     paston = Path(sys.executable).parent / "paston"
     delay = [] if "--bot-delay" in extra else ["--bot-delay", "0"]
+    out = open(log, "w", encoding="utf-8") if log is not None else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(
         [str(paston), "serve", "--port", str(port), "--database-url", db, *delay, *extra],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=out,
+        stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
     )
     try:
         for _ in range(200):
@@ -64,6 +68,8 @@ def running_server(database_url: str | None, extra: Sequence[str] = ()) -> Itera
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        if log is not None and not isinstance(out, int):
+            out.close()
 
 
 def _stat(pid: int) -> list[str] | None:
