@@ -4,10 +4,12 @@ WebSocket protocol (``/ws/tables/{id}``), JSON messages of at most 4 KB:
 
 - client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
   then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
-  ``{"type": "sync"}``, ``{"type": "ping"}``;
+  ``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "seed", "commit": …, "seed": …}``
+  (a seat's share of the next shuffle, when asked; hello with ``"seeds": true`` to be asked);
 - server → client: ``{"type": "state", …}`` (the audience's own view, after every
   change), ``{"type": "ack", "id": …, "version": …}``, ``{"type": "error", "code": …,
-  "message": …, "rule": …}``, ``{"type": "pong"}``.
+  "message": …, "rule": …}``, ``{"type": "pong"}``, ``{"type": "seed-request", "deal": …,
+  "commit": …, "previous": …}`` (docs/FAIRNESS.md).
 
 An illegal, stale, out-of-turn or malformed message gets an error naming the problem
 (and the rule) and changes nothing.
@@ -39,6 +41,7 @@ from paston.server.db import WalCheckpointer, default_database_url, make_engine,
 from paston.server.errors import TableError
 from paston.server.manager import TableManager
 from paston.server.replay import replay_steps
+from paston.server.seeds import SEED_TIMEOUT, Seed
 
 MAX_MESSAGE_BYTES = 4096
 MAX_RECORD_BYTES = 2_000_000
@@ -55,6 +58,7 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=64)] | None = None
     updates: bool = False  # after the first full state, send only what changed
+    seeds: bool = False  # this client sends a seed for each deal (docs/FAIRNESS.md)
 
 
 class Act(_Strict):
@@ -72,7 +76,7 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Sync | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Act | Sync | Ping | Seed, Field(discriminator="type")]
 _MESSAGE = TypeAdapter(ClientMessage)
 
 
@@ -149,13 +153,20 @@ def _http_error(err: TableError) -> JSONResponse:
 
 
 def create_app(
-    database_url: str | None = None, *, bot_delay: float = 0.6, keep_finished: int = KEEP_FINISHED
+    database_url: str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    keep_finished: int = KEEP_FINISHED,
+    seed_timeout: float = SEED_TIMEOUT,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
-    At most ``keep_finished`` finished games stay in memory; the database keeps all."""
+    At most ``keep_finished`` finished games stay in memory; the database keeps all.
+    A deal waits at most ``seed_timeout`` seconds for the seeds of people's clients."""
     url = database_url or default_database_url()
     engine = make_engine(url)
-    manager = TableManager(session_factory(engine), bot_delay=bot_delay, keep_finished=keep_finished)
+    manager = TableManager(
+        session_factory(engine), bot_delay=bot_delay, keep_finished=keep_finished, seed_timeout=seed_timeout
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -276,6 +287,7 @@ def create_app(
         conn.hangup = lambda: websocket.close(code=1013)  # try again later
         conn.start()
         await manager.join(table, conn)
+        manager.rounds.joined(table, conn, sends_seeds=hello.seeds)
 
         def reply(message: dict[str, Any]) -> None:
             conn.push(json.dumps(message, separators=(",", ":")))
@@ -310,6 +322,11 @@ def create_app(
                     manager.resync(table, conn)
                 elif isinstance(message, Hello):
                     reply(_error("already-joined", "hello was already received"))
+                elif isinstance(message, Seed):
+                    try:
+                        await manager.rounds.receive(table, seat, message)
+                    except TableError as err:
+                        reply(_error(err.code, str(err), err.rule))
                 else:
                     if seat is None:
                         reply(_error("spectator", "spectators cannot act", id=message.id))

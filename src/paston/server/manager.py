@@ -26,6 +26,7 @@ from paston.server.db import ActionLog, now
 from paston.server.errors import TableError
 from paston.server.messages import next_messages
 from paston.server.seating import new_token, person_name, seat_of_token, seats_from_specs
+from paston.server.seeds import SEED_TIMEOUT, SeedRounds
 from paston.server.storage import TableStore
 from paston.server.table import Table
 
@@ -39,13 +40,19 @@ class TableManager:
     them stay (the least recently used without a connection are dropped first)."""
 
     def __init__(
-        self, sessions: sessionmaker[Session], *, bot_delay: float = 0.6, keep_finished: int = KEEP_FINISHED
+        self,
+        sessions: sessionmaker[Session],
+        *,
+        bot_delay: float = 0.6,
+        keep_finished: int = KEEP_FINISHED,
+        seed_timeout: float = SEED_TIMEOUT,
     ) -> None:
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
         self.tables: dict[str, Table] = {}
         self.finished_games = FinishedGames(self.tables, keep_finished)
         self.bot_runner = BotRunner(bot_delay, self._commit_bot, self.broadcast)
+        self.rounds = SeedRounds(self.store, seed_timeout, self._dealt)
 
     # --- loading --------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -180,9 +187,15 @@ class TableManager:
         ended = table.match.is_over and not table.finished
         if table.match.needs_deck or ended:
             self.store.after_action(table, ended=ended)
+            self.rounds.begin(table)  # the next deal's seeds, when people's clients send them
             if ended:  # marked in memory once the row says so
                 table.finished = True
                 self.finished_games.add(table)
+
+    def _dealt(self, table: Table) -> None:
+        """A deal was dealt once its seeds were in: send the news, let bots play."""
+        self.broadcast(table)
+        self.schedule_bots(table)
 
     def broadcast(self, table: Table) -> None:
         """Queue every connection's next message (the only place states are sent); each
@@ -252,4 +265,4 @@ class TableManager:
         table = self.get(table_id)
         if not table.finished:
             raise TableError("game-not-over", "the record is available when the game is over")
-        return to_record(table.match)
+        return to_record(table.match, table.fairness)
