@@ -173,3 +173,36 @@ def problem(entry: object, deck: Sequence[int], *, deal: int, previous: str | No
         at = next((k for k, (a, b) in enumerate(zip(deck, derived, strict=False)) if a != b), len(derived))
         return f"the fairness data derive another deck (first difference at position {at})"
     return None
+
+
+class Chain:
+    """Checks the deals of one game in order: each ``fairness`` object with
+    :func:`problem`, its ``previous`` against the link of the deal before, and that all
+    name one table.
+
+    >>> chain = Chain()
+    >>> chain.check(None, list(range(32)), 0) is None, chain.previous
+    (True, None)
+    """
+
+    def __init__(self) -> None:
+        self.previous: str | None = None
+        self.table: str | None = None
+
+    def check(self, entry: object, deck: Sequence[int], deal: int) -> str | None:
+        """What is wrong with deal ``deal``'s fairness object ``entry`` (``None``: the
+        deal has none) for its ``deck``, or ``None``. Call it for every deal in order."""
+        if entry is None:
+            self.previous = None
+            return None
+        why = problem(entry, deck, deal=deal, previous=self.previous)
+        if why is not None:
+            ok_shape = _shape(entry, deal) is None
+            self.previous = link(entry) if ok_shape and isinstance(entry, dict) else None
+            return why
+        assert isinstance(entry, dict)
+        if self.table is not None and entry["table"] != self.table:
+            why = f"fairness table {entry['table']!r} is not the game's table {self.table!r}"
+        self.table = entry["table"]
+        self.previous = link(entry)
+        return why

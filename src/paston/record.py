@@ -169,10 +169,14 @@ def from_record(obj: object) -> Match:
     if not isinstance(deals, list):
         raise _fail("deals must be a list")
     match = Match(first_dealer=obj["first_dealer"], rules=rules, seats=seats)
-    chain = _Chain()
+    chain = fair.Chain()
     for i, entry in enumerate(deals):
         _replay_deal(match, entry, i, last=i == len(deals) - 1)
-        chain.check(entry, match.deals[-1].deck, i)
+        if "fairness" in entry and entry["fairness"] is None:
+            raise _fail("fairness must be a JSON object (or absent)", deal=i, code="fairness")
+        why = chain.check(entry.get("fairness"), match.deals[-1].deck, i)
+        if why is not None:
+            raise _fail(why, deal=i, rule="R1.2", code="fairness")
     winners = obj["winners"]
     if not _strict_equal(winners, list(match.winners)):
         raise _fail(
@@ -181,28 +185,6 @@ def from_record(obj: object) -> Match:
             code="winners",
         )
     return match
-
-
-class _Chain:
-    """Checks each deal's optional ``fairness`` object (:func:`paston.fairness.problem`)
-    and that those of a game link up and name one table."""
-
-    def __init__(self) -> None:
-        self.previous: str | None = None
-        self.table: str | None = None
-
-    def check(self, entry: dict[str, Any], deck: Sequence[int], i: int) -> None:
-        if "fairness" not in entry:
-            self.previous = None
-            return
-        data = entry["fairness"]
-        why = fair.problem(data, deck, deal=i, previous=self.previous)
-        if why is None and self.table is not None and data["table"] != self.table:
-            why = f"fairness table {data['table']!r} is not the game's table {self.table!r}"
-        if why is not None:
-            raise _fail(why, deal=i, rule="R1.2", code="fairness")
-        self.table = data["table"]
-        self.previous = fair.link(data)
 
 
 def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:

@@ -18,6 +18,13 @@ def serve(
     bot_delay: float = typer.Option(
         0.6, "--bot-delay", min=0.0, max=10.0, help="Seconds computer players wait."
     ),
+    seed_timeout: float = typer.Option(
+        5.0,
+        "--seed-timeout",
+        min=0.0,
+        max=60.0,
+        help="Seconds a deal waits for the players' browsers to send their seeds (docs/FAIRNESS.md).",
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
     import contextlib
@@ -38,7 +45,7 @@ def serve(
     url = database_url or default_database_url()
     try:  # opened and migrated before the server starts: a bad database is one line, not a traceback
         open_database(url).dispose()
-        app = create_app(url, bot_delay=bot_delay)
+        app = create_app(url, bot_delay=bot_delay, seed_timeout=seed_timeout)
     except DatabaseError as err:
         fail(str(err), 2)
     address = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
