@@ -181,6 +181,7 @@ def create_app(
         for table in manager.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
+        manager.rounds.stop(manager.tables.values())
         manager.log.close()
         if checkpointer is not None:
             checkpointer.stop()

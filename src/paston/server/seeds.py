@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -62,6 +62,13 @@ class SeedRounds:
             if conn.seat in r.expected and conn in table.seeders and not conn.closed:
                 conn.push(text)
         r.timer = asyncio.get_running_loop().create_task(self._expire(table, r))
+
+    def stop(self, tables: Iterable[Table]) -> None:
+        """The server stops: stop the rounds' clocks (a round under way is dealt when
+        the server starts again, with the same secret)."""
+        for table in tables:
+            if table.round is not None and table.round.timer is not None:
+                table.round.timer.cancel()
 
     def joined(self, table: Table, conn: Connection, *, sends_seeds: bool) -> None:
         """A client joined the table: note whether it sends seeds, and ask it for its
