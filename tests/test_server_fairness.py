@@ -296,3 +296,53 @@ def test_a_deal_waiting_for_seeds_is_dealt_after_a_restart_with_the_same_secret(
             from_record(to_record(live.match, live.fairness))
             decks.append(deck)
     assert decks[0] == decks[1]
+
+
+def test_a_table_dealt_before_paston_deck_1_goes_on_after_the_upgrade(db_url: str, tmp_path: Path) -> None:
+    """A database at migration 0001 with a deal shuffled the old way (random.Random(seed)):
+    after the upgrade that deal keeps its deck and has no fairness data; the next deals
+    have them, their chain starting again."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from paston.server import db
+    from paston.server.decks import deck_from_seed, legacy_commitment
+
+    engine = db.make_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(
+            text(
+                "INSERT INTO tables (id, name, rules, settings, first_dealer, created) "
+                "VALUES ('old', 'Old', '{\"target\": 330}', '{}', 0, '2024-01-01 00:00:00')"
+            )
+        )
+        for seat in range(3):
+            connection.execute(
+                text("INSERT INTO seats (table_id, seat, kind, bot) VALUES ('old', :s, 'bot', 'random')"),
+                {"s": seat},
+            )
+        connection.execute(
+            text("INSERT INTO deals (table_id, number, seed, \"commit\") VALUES ('old', 0, 'abc', :c)"),
+            {"c": legacy_commitment("abc")},
+        )
+    engine.dispose()
+    with TestClient(create_app(db_url, bot_delay=0.0)) as c:
+        watcher = Client(c, "old", None)
+        try:
+            watcher.until(lambda m: m["type"] == "state" and len(m["deals"]) >= 3)
+        finally:
+            watcher.close()
+        live = c.app.state.manager.get("old")  # type: ignore[attr-defined]
+        assert list(live.match.deals[0].deck) == deck_from_seed("abc")
+        assert live.fairness[0] is None and live.fairness[1]["previous"] is None
+        record = to_record(live.match, live.fairness)
+    from_record(record)
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = assert_ok(invoke("verify", path))
+    assert "no fairness data for deals 0: not verified" in out and "deals verified" in out
