@@ -91,8 +91,11 @@ def read_games(path: Path) -> list[dict[str, Any]]:
 def verify(
     file: Path = typer.Argument(..., help="A record file: one JSON object or JSON Lines.", dir_okay=False),
 ) -> None:
-    """Re-derive every deck of a record from its fairness data (docs/FAIRNESS.md); exit 0
-    if all match, 1 if a deal does not, 2 if the file cannot be read."""
+    """Re-derive every deck of a record from its fairness data (docs/FAIRNESS.md).
+
+    Exit 0 if every deal with fairness data matches, 1 if a deal does not, 2 if the file
+    cannot be read.
+    """
     console = out_console()
     try:
         games = read_games(file)
