@@ -147,6 +147,7 @@ def test_readme_documents_every_subcommand() -> None:
         "solve",
         "analyze",
         "tournament",
+        "verify",
     }
 
 

@@ -299,7 +299,7 @@ def test_bots_fill_seats_and_play_on_the_server(client: TestClient) -> None:
 def test_deck_commitments_are_revealed_after_each_deal(client: TestClient) -> None:
     import hashlib
 
-    from paston.server.decks import deck_from_seed
+    from paston.fairness import derive_deck
 
     table = new_table(client, [{"kind": "bot", "bot": "random"}] * 3, target=10)
     with client.websocket_connect(f"/ws/tables/{table}") as ws:
@@ -310,9 +310,12 @@ def test_deck_commitments_are_revealed_after_each_deal(client: TestClient) -> No
     record = client.get(f"/api/tables/{table}/record").json()
     assert len(state["deals"]) == len(record["deals"])
     for published, deal in zip(state["deals"], record["deals"], strict=True):
-        assert hashlib.sha256(published["seed"].encode()).hexdigest() == published["commit"]
-        codes = [str(ALL_CARDS[i]) for i in deck_from_seed(published["seed"])]
-        assert codes == deal["deck"]
+        assert hashlib.sha256(bytes.fromhex(published["seed"])).hexdigest() == published["commit"]
+        fair = deal["fairness"]
+        assert (fair["secret"], fair["commitment"]) == (published["seed"], published["commit"])
+        seeds = [s["seed"] for s in fair["seeds"]]
+        deck = derive_deck(published["seed"], table, fair["deal"], fair["previous"], seeds)
+        assert [str(ALL_CARDS[i]) for i in deck] == deal["deck"]
 
 
 def test_websocket_origin_is_checked(client: TestClient) -> None:

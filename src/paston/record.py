@@ -25,10 +25,11 @@ R7
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from paston import fairness as fair
 from paston.actions import Action
 from paston.cards import ALL_CARDS
 from paston.deal import Deal
@@ -44,8 +45,10 @@ _REDEALS = tuple(str(r) for r in Redeal)
 
 
 # --- writing -------------------------------------------------------------------------
-def deal_to_record(deal: Deal, totals: tuple[int, int, int] | None) -> dict[str, Any]:
-    """One entry of ``deals``."""
+def deal_to_record(
+    deal: Deal, totals: tuple[int, int, int] | None, fairness: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """One entry of ``deals`` (with its ``fairness`` object when there is one)."""
     entry: dict[str, Any] = {
         "dealer": deal.dealer,
         "deck": [str(ALL_CARDS[c]) for c in deal.deck],
@@ -60,17 +63,24 @@ def deal_to_record(deal: Deal, totals: tuple[int, int, int] | None) -> dict[str,
         entry["result"] = deal.result.to_record()
         if totals is not None:
             entry["totals"] = list(totals)
+    if fairness is not None:
+        entry["fairness"] = fairness
     return entry
 
 
-def to_record(match: Match) -> dict[str, Any]:
-    """The ``paston/1`` object of a match (finished or not)."""
+def to_record(match: Match, fairness: Sequence[dict[str, Any] | None] = ()) -> dict[str, Any]:
+    """The ``paston/1`` object of a match (finished or not); ``fairness`` holds the
+    ``fairness`` object of each deal (or ``None``), when the deals were shuffled by
+    :mod:`paston.fairness`."""
+    entries = list(fairness) + [None] * (len(match.deals) - len(fairness))
     return {
         "format": FORMAT,
         "rules": match.rules.to_dict(),
         "seats": list(match.seats),
         "first_dealer": match.first_dealer,
-        "deals": [deal_to_record(d, t) for d, t in zip(match.deals, match.deal_totals, strict=True)],
+        "deals": [
+            deal_to_record(d, t, f) for d, t, f in zip(match.deals, match.deal_totals, entries, strict=True)
+        ],
         "winners": list(match.winners),
     }
 
@@ -159,8 +169,14 @@ def from_record(obj: object) -> Match:
     if not isinstance(deals, list):
         raise _fail("deals must be a list")
     match = Match(first_dealer=obj["first_dealer"], rules=rules, seats=seats)
+    chain = fair.Chain()
     for i, entry in enumerate(deals):
         _replay_deal(match, entry, i, last=i == len(deals) - 1)
+        if "fairness" in entry and entry["fairness"] is None:
+            raise _fail("fairness must be a JSON object (or absent)", deal=i, code="fairness")
+        why = chain.check(entry.get("fairness"), match.deals[-1].deck, i)
+        if why is not None:
+            raise _fail(why, deal=i, rule="R1.2", code="fairness")
     winners = obj["winners"]
     if not _strict_equal(winners, list(match.winners)):
         raise _fail(
@@ -177,7 +193,7 @@ def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:
     if match.is_over:
         raise _fail("the game was already won; no deal may follow", deal=i, rule="R8.3", code="after-end")
     required = {"dealer", "deck", "hands", "prikup", "redeal", "actions"}
-    allowed = required | {"first_bidder", "result", "totals"}
+    allowed = required | {"first_bidder", "result", "totals", "fairness"}
     if not required <= set(entry) or not set(entry) <= allowed:
         raise _fail(
             f"deal keys: missing {sorted(required - set(entry))}, unknown {sorted(set(entry) - allowed)}",

@@ -1,4 +1,4 @@
-"""The ``paston`` command: simulate, check, replay, score, sheet, play.
+"""The ``paston`` command: simulate, check, verify, replay, score, sheet, play.
 
 >>> from typer.testing import CliRunner
 >>> result = CliRunner().invoke(app, ["score", "hearts", "--declarer", "0", "--defenders", "1",
@@ -21,6 +21,7 @@ from paston.cli.serve import serve
 from paston.cli.simulate import simulate
 from paston.cli.solve import analyze, solve
 from paston.cli.tournament import tournament
+from paston.cli.verify import verify
 
 app = typer.Typer(
     name="paston",
@@ -32,6 +33,7 @@ app = typer.Typer(
 app.command(epilog=players_epilog())(play)
 app.command(epilog=players_epilog())(simulate)
 app.command()(check)
+app.command()(verify)
 app.command()(replay)
 app.command()(score)
 app.add_typer(sheet_app, name="sheet")

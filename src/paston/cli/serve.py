@@ -33,6 +33,13 @@ def serve(
         help="Seconds a computer player may think per decision (after twice that plus one, "
         "a quick player decides for it).",
     ),
+    seed_timeout: float = typer.Option(
+        5.0,
+        "--seed-timeout",
+        min=0.0,
+        max=60.0,
+        help="Seconds a deal waits for the players' browsers to send their seeds (docs/FAIRNESS.md).",
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
     import contextlib
@@ -53,7 +60,13 @@ def serve(
     url = database_url or default_database_url()
     try:  # opened and migrated before the server starts: a bad database is one line, not a traceback
         open_database(url).dispose()
-        app = create_app(url, bot_delay=bot_delay, bot_workers=bot_workers, bot_budget=bot_budget)
+        app = create_app(
+            url,
+            bot_delay=bot_delay,
+            bot_workers=bot_workers,
+            bot_budget=bot_budget,
+            seed_timeout=seed_timeout,
+        )
     except DatabaseError as err:
         fail(str(err), 2)
     address = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"

@@ -4,10 +4,12 @@ WebSocket protocol (``/ws/tables/{id}``), JSON messages of at most 4 KB:
 
 - client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
   then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
-  ``{"type": "sync"}``, ``{"type": "ping"}``;
+  ``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "seed", "commit": …, "seed": …}``
+  (a seat's share of the next shuffle, when asked; hello with ``"seeds": true`` to be asked);
 - server → client: ``{"type": "state", …}`` (the audience's own view, after every
   change), ``{"type": "ack", "id": …, "version": …}``, ``{"type": "error", "code": …,
-  "message": …, "rule": …}``, ``{"type": "pong"}``.
+  "message": …, "rule": …}``, ``{"type": "pong"}``, ``{"type": "seed-request", "deal": …,
+  "commit": …, "previous": …}`` (docs/FAIRNESS.md).
 
 An illegal, stale, out-of-turn or malformed message gets an error naming the problem
 (and the rule) and changes nothing.
@@ -40,6 +42,7 @@ from paston.server.db import WalCheckpointer, default_database_url, make_engine,
 from paston.server.errors import TableError
 from paston.server.manager import TableManager
 from paston.server.replay import replay_steps
+from paston.server.seeds import SEED_TIMEOUT, Seed
 
 MAX_MESSAGE_BYTES = 4096
 MAX_RECORD_BYTES = 2_000_000
@@ -56,6 +59,7 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=64)] | None = None
     updates: bool = False  # after the first full state, send only what changed
+    seeds: bool = False  # this client sends a seed for each deal (docs/FAIRNESS.md)
 
 
 class Act(_Strict):
@@ -73,7 +77,7 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Sync | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Act | Sync | Ping | Seed, Field(discriminator="type")]
 _MESSAGE = TypeAdapter(ClientMessage)
 
 
@@ -156,11 +160,13 @@ def create_app(
     keep_finished: int = KEEP_FINISHED,
     bot_workers: int | None = None,
     bot_budget: float | None = DEFAULT_BUDGET,
+    seed_timeout: float = SEED_TIMEOUT,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
     Computer players think in ``bot_workers`` processes (default: a core less than the
-    machine has; 0: threads of the server), ``bot_budget`` seconds a decision."""
+    machine has; 0: threads of the server), ``bot_budget`` seconds a decision. A deal
+    waits at most ``seed_timeout`` seconds for the seeds of people's clients."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -169,6 +175,7 @@ def create_app(
         keep_finished=keep_finished,
         bot_workers=bot_workers,
         bot_budget=bot_budget,
+        seed_timeout=seed_timeout,
     )
 
     @asynccontextmanager
@@ -182,6 +189,7 @@ def create_app(
             manager.schedule_bots(table)
         yield
         manager.stop_bots()
+        manager.rounds.stop(manager.tables.values())
         manager.log.close()
         if checkpointer is not None:
             checkpointer.stop()
@@ -288,6 +296,7 @@ def create_app(
         conn.hangup = lambda: websocket.close(code=1013)  # try again later
         conn.start()
         await manager.join(table, conn)
+        manager.rounds.joined(table, conn, sends_seeds=hello.seeds)
 
         def reply(message: dict[str, Any]) -> None:
             conn.push(json.dumps(message, separators=(",", ":")))
@@ -322,6 +331,11 @@ def create_app(
                     manager.resync(table, conn)
                 elif isinstance(message, Hello):
                     reply(_error("already-joined", "hello was already received"))
+                elif isinstance(message, Seed):
+                    try:
+                        await manager.rounds.receive(table, seat, message)
+                    except TableError as err:
+                        reply(_error(err.code, str(err), err.rule))
                 else:
                     if seat is None:
                         reply(_error("spectator", "spectators cannot act", id=message.id))

@@ -149,7 +149,10 @@ class SeatRow(Base):
 
 
 class DealRow(Base):
-    """A deal's shuffle seed (revealed after the deal) and its published commitment."""
+    """A deal's shuffle: the server's secret (revealed after the deal), its published
+    commitment and, with ``algorithm`` ``paston-deck/1``, the seats' seeds as
+    ``[[seed, chooser], …]`` (``None`` while they are being collected). Rows without an
+    algorithm were dealt before it: their deck is ``random.Random(seed)``'s."""
 
     __tablename__ = "deals"
     __table_args__ = (UniqueConstraint("table_id", "number"),)
@@ -159,6 +162,8 @@ class DealRow(Base):
     number: Mapped[int] = mapped_column(Integer)  # index in the record's deals
     seed: Mapped[str] = mapped_column(String(64))
     commit: Mapped[str] = mapped_column(String(64))
+    algorithm: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seeds: Mapped[list[list[str]] | None] = mapped_column(JSON, nullable=True)
 
 
 class ActionRow(Base):

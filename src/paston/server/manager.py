@@ -27,6 +27,7 @@ from paston.server.db import ActionLog, now
 from paston.server.errors import TableError
 from paston.server.messages import next_messages
 from paston.server.seating import new_token, person_name, seat_of_token, seats_from_specs
+from paston.server.seeds import SEED_TIMEOUT, SeedRounds
 from paston.server.storage import TableStore
 from paston.server.table import Table
 
@@ -47,6 +48,7 @@ class TableManager:
         keep_finished: int = KEEP_FINISHED,
         bot_workers: int | None = None,
         bot_budget: float | None = DEFAULT_BUDGET,
+        seed_timeout: float = SEED_TIMEOUT,
     ) -> None:
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
@@ -55,6 +57,7 @@ class TableManager:
         self.bot_runner = BotRunner(
             bot_delay, self._commit_bot, self.broadcast, workers=bot_workers, budget=bot_budget
         )
+        self.rounds = SeedRounds(self.store, seed_timeout, self._dealt)
 
     # --- loading --------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -189,9 +192,15 @@ class TableManager:
         ended = table.match.is_over and not table.finished
         if table.match.needs_deck or ended:
             self.store.after_action(table, ended=ended)
+            self.rounds.begin(table)  # the next deal's seeds, when people's clients send them
             if ended:  # marked in memory once the row says so
                 table.finished = True
                 self.finished_games.add(table)
+
+    def _dealt(self, table: Table) -> None:
+        """A deal was dealt once its seeds were in: send the news, let bots play."""
+        self.broadcast(table)
+        self.schedule_bots(table)
 
     def broadcast(self, table: Table) -> None:
         """Queue every connection's next message (the only place states are sent); each
@@ -268,4 +277,4 @@ class TableManager:
         table = self.get(table_id)
         if not table.finished:
             raise TableError("game-not-over", "the record is available when the game is over")
-        return to_record(table.match)
+        return to_record(table.match, table.fairness)

@@ -15,10 +15,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from paston.actions import Action
+from paston.fairness import derive_deck, link, make_entry
 from paston.match import Match
 from paston.rules import Rules
 from paston.server.db import ActionRow, DealRow, SeatRow, TableRow, now
-from paston.server.decks import deck_from_seed, new_seed
+from paston.server.decks import VERSION, SeedRound, deck_from_seed, new_secret
 from paston.server.seating import Seat
 from paston.server.table import Table, table_summary
 
@@ -37,15 +38,46 @@ def _seats(rows: list[SeatRow]) -> list[Seat]:
     return [Seat(s.kind, s.bot, s.name, s.token_hash) for s in sorted(rows, key=lambda s: s.seat)]
 
 
+def _previous_link(table: Table) -> str | None:
+    last = table.fairness[-1] if table.fairness else None
+    return None if last is None else link(last)
+
+
+def _deal_fair(table: Table, r: SeedRound, choices: list[tuple[str, str]]) -> None:
+    """Deal the round's deck (:func:`paston.fairness.derive_deck`) and keep its fairness object."""
+    deck = derive_deck(r.secret, table.id, r.deal, r.previous, [seed for seed, _ in choices])
+    table.match.deal_next(deck)
+    table.seeds.append((r.secret, r.commit))
+    table.fairness.append(make_entry(table.id, r.deal, r.secret, choices, r.previous))
+
+
 def deal_on(session: Session, table: Table) -> None:
-    """Deal as long as the game needs a deck (redeals included), adding each seed to
-    the session before its deck is used."""
+    """Deal as long as the game needs a deck (redeals included) and its seeds are in.
+    Each deal's secret and commitment are added to the session when its round opens
+    (before any seed is asked for); a round that must wait for people's seeds stays in
+    ``table.round`` (see :mod:`paston.server.seeds`), and its row gets the seeds when
+    it is dealt."""
     match = table.match
     while match.needs_deck:
-        seed, commit = new_seed()
-        session.add(DealRow(table_id=table.id, number=len(match.deals), seed=seed, commit=commit))
-        match.deal_next(deck_from_seed(seed))
-        table.seeds.append((seed, commit))
+        r = table.round
+        if r is None:
+            secret, commit = new_secret()
+            r = SeedRound(len(match.deals), secret, commit, _previous_link(table), table.seed_seats())
+            table.round = r
+            row = DealRow(table_id=table.id, number=r.deal, seed=secret, commit=commit, algorithm=VERSION)
+            session.add(row)
+            if not r.ready():
+                return
+        elif not r.ready():
+            return
+        else:
+            row = session.scalars(
+                select(DealRow).where(DealRow.table_id == table.id, DealRow.number == r.deal)
+            ).one()
+        choices = r.choices()
+        row.seeds = [[seed, by] for seed, by in choices]
+        _deal_fair(table, r, choices)
+        table.round = None
 
 
 class TableStore:
@@ -101,8 +133,16 @@ class TableStore:
         for a in actions:
             by_deal.setdefault(a.deal, []).append(a)
         for d in deal_rows:
-            match.deal_next(deck_from_seed(d.seed))
-            table.seeds.append((d.seed, d.commit))
+            if d.algorithm is not None:
+                r = SeedRound(d.number, d.seed, d.commit, _previous_link(table), frozenset())
+                if d.seeds is None:  # its seeds were being collected: nobody is connected now
+                    table.round = r
+                    break
+                _deal_fair(table, r, [(seed, by) for seed, by in d.seeds])
+            else:  # dealt before paston-deck/1
+                match.deal_next(deck_from_seed(d.seed))
+                table.seeds.append((d.seed, d.commit))
+                table.fairness.append(None)
             for a in by_deal.get(d.number, []):
                 match.apply(Action.parse(a.action), a.seat)
                 table.version += 1
@@ -121,6 +161,28 @@ class TableStore:
             ).one()
             row.name = name
             row.token_hash = token_hash
+
+    def deal_round(self, table: Table) -> None:
+        """The seeds of the table's round are in (or the time ran out): store them, then
+        deal (nothing changes if that fails), and open the next round if the deal is
+        redealt at once."""
+        r = table.round
+        if r is not None and r.ready():
+            choices = r.choices()
+            with self.sessions() as session, session.begin():
+                row = session.scalars(
+                    select(DealRow).where(DealRow.table_id == table.id, DealRow.number == r.deal)
+                ).one()
+                row.seeds = [[seed, by] for seed, by in choices]
+            _deal_fair(table, r, choices)
+            table.round = None
+        try:
+            with self.sessions() as session, session.begin():
+                deal_on(session, table)
+        except Exception:
+            if table.round is not r:  # opened but not stored: open it again next time
+                table.round = None
+            raise
 
     def after_action(self, table: Table, *, ended: bool) -> None:
         """Deal what the game needs next and, when the game just ended, mark it finished."""

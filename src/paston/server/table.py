@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from paston.match import Match
 from paston.rules import Rules
 from paston.scoring import reset_seats
 from paston.server.botjobs import BotSeat
+from paston.server.decks import SeedRound
 from paston.server.seating import Seat, seat_names_of
 
 if TYPE_CHECKING:
@@ -65,7 +67,10 @@ class Table:
     name: str
     seats: list[Seat]
     match: Match
-    seeds: list[tuple[str, str]] = field(default_factory=list)  # (seed, commit) per entry of match.deals
+    seeds: list[tuple[str, str]] = field(default_factory=list)  # (secret, commit) per entry of match.deals
+    fairness: list[dict[str, Any] | None] = field(default_factory=list)  # the record's, per deal
+    round: SeedRound | None = None  # the next deal's seeds being collected
+    seeders: weakref.WeakSet[Connection] = field(default_factory=weakref.WeakSet)  # clients that send seeds
     version: int = 0  # number of accepted actions
     finished: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -94,6 +99,20 @@ class Table:
 
     def online(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
+
+    def seed_seats(self) -> frozenset[int]:
+        """The seats whose person's client is asked for a seed now: connected with a
+        client that sends seeds, and not stood in for (a computer player's seat, a
+        stand-in, an empty or offline seat get the server's seed at once)."""
+        return frozenset(
+            c.seat
+            for c in self.connections
+            if c.seat is not None
+            and not c.closed
+            and c in self.seeders
+            and self.seats[c.seat].kind == "human"
+            and not self.standing_in(c.seat)
+        )
 
     def offline_for(self, seat: int) -> float:
         """Seconds since the seat's person was last connected (0 while connected)."""

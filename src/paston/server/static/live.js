@@ -38,10 +38,12 @@ export function connect(id, onMyTurn = null) {
   live.socket = ws;
   ws.onopen = () => {
     live.retry = 0;
-    ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(id)), updates: true }));
+    const token = localStorage.getItem(tokenKey(id));
+    ws.send(JSON.stringify({ type: "hello", token, updates: true, seeds: true })); // seeds: sendSeed
   };
   ws.onmessage = (ev) => {
     let msg = JSON.parse(ev.data);
+    if (msg.type === "seed-request") { sendSeed(ws, msg); return; }
     if (msg.type === "update") {
       msg = mergeUpdate(live.state, msg);
       if (!msg) { ws.send(JSON.stringify({ type: "sync" })); return; } // missed something: resync
@@ -75,6 +77,21 @@ export function connect(id, onMyTurn = null) {
     live.retry = Math.min(live.retry + 1, 5);
     setTimeout(() => { if (live.socket === ws) connect(id); }, 400 * live.retry);
   };
+}
+
+const seedsSent = new Map(); // commitment -> the seed this page sent for it
+
+/** This seat's share of the next deal's shuffle (docs/FAIRNESS.md): 32 bytes from the
+ * browser's CSPRNG, for the commitment the server published before asking; the same
+ * seed again if the same commitment is asked again (after a reconnection). */
+function sendSeed(ws, request) {
+  let seed = seedsSent.get(request.commit);
+  if (!seed) {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    seedsSent.set(request.commit, seed);
+  }
+  ws.send(JSON.stringify({ type: "seed", commit: request.commit, seed }));
 }
 
 /** The full state after an update: the update's view, its history entry appended

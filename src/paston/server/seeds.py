@@ -1,0 +1,122 @@
+"""Collecting the seats' seeds for the next deal (docs/FAIRNESS.md), over the WebSocket.
+
+When a deal needs a deck, :func:`paston.server.storage.deal_on` opens a round: the
+server's secret and commitment are stored first, then :meth:`SeedRounds.begin` sends
+``{"type": "seed-request", "deal": …, "commit": …, "previous": …}`` to the clients of
+the seats it waits for (people whose client said ``"seeds": true`` in its hello).
+Each answers ``{"type": "seed", "commit": …, "seed": …}``; once all have, or after
+``timeout`` seconds, the deck is derived and dealt (a seat that sent nothing gets the
+server's seed, and the record says so). Computer players, stand-ins and people who
+are not connected never hold a deal up: they get the server's seed at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Iterable
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from paston.server.connection import Connection
+from paston.server.decks import SeedRound
+from paston.server.errors import TableError
+from paston.server.storage import TableStore
+from paston.server.table import Table
+
+#: Seconds a deal waits for the seeds of people's clients.
+SEED_TIMEOUT = 5.0
+_HEX64 = r"^[0-9a-f]{64}$"
+_log = logging.getLogger(__name__)
+
+
+class Seed(BaseModel):
+    """A client's seed for the deal whose commitment it names (64 lowercase hex digits each)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    type: Literal["seed"]
+    commit: Annotated[str, Field(pattern=_HEX64)]
+    seed: Annotated[str, Field(pattern=_HEX64)]
+
+
+class SeedRounds:
+    """Asks clients for seeds and deals when they are in. ``after(table)`` runs once a
+    deal was dealt this way (outside the table's lock): send the news, let bots play."""
+
+    def __init__(self, store: TableStore, timeout: float, after: Callable[[Table], None]) -> None:
+        self.store = store
+        self.timeout = timeout
+        self._after = after
+
+    def begin(self, table: Table) -> None:
+        """If the table's round waits for seeds and has not started yet: ask the clients
+        of its seats and start its clock."""
+        r = table.round
+        if r is None or r.ready() or r.timer is not None:
+            return
+        text = json.dumps(r.request(), separators=(",", ":"))
+        for conn in table.connections:
+            if conn.seat in r.expected and conn in table.seeders and not conn.closed:
+                conn.push(text)
+        r.timer = asyncio.get_running_loop().create_task(self._expire(table, r))
+
+    def stop(self, tables: Iterable[Table]) -> None:
+        """The server stops: stop the rounds' clocks (a round under way is dealt when
+        the server starts again, with the same secret)."""
+        for table in tables:
+            if table.round is not None and table.round.timer is not None:
+                table.round.timer.cancel()
+
+    def joined(self, table: Table, conn: Connection, *, sends_seeds: bool) -> None:
+        """A client joined the table: note whether it sends seeds, and ask it for its
+        seat's seed if the round under way waits for it (a reconnection)."""
+        if not sends_seeds:
+            return
+        table.seeders.add(conn)
+        r = table.round
+        if r is not None and conn.seat in r.expected and conn.seat not in r.seeds and not r.ready():
+            conn.push(json.dumps(r.request(), separators=(",", ":")))
+
+    async def receive(self, table: Table, seat: int | None, message: Seed) -> None:
+        """A client's seed. The first seed of a seat counts; one for a deal already dealt
+        is ignored (it came too late); anything else is an error."""
+        if seat is None:
+            raise TableError("spectator", "spectators do not send seeds")
+        r = table.round
+        if r is None or r.commit != message.commit:
+            if any(commit == message.commit for _, commit in table.seeds):
+                return  # too late: that deal was dealt with the server's seed for this seat
+            raise TableError("no-seed-wanted", "no deal waits for a seed with this commitment")
+        if seat not in r.expected:
+            raise TableError("seed-not-asked", f"seat {seat} was not asked for a seed for this deal")
+        if seat in r.seeds or r.ready():
+            return
+        r.seeds[seat] = message.seed
+        if r.ready():
+            await self._deal(table, r)
+
+    async def _expire(self, table: Table, r: SeedRound) -> None:
+        await asyncio.sleep(self.timeout)
+        r.expired = True
+        await self._deal(table, r)
+
+    async def _deal(self, table: Table, r: SeedRound | None) -> None:
+        """Deal the round ``r`` (``None``: whatever the table needs, after a failure)."""
+        async with table.lock:
+            if table.round is not r or (r is None and not table.match.needs_deck):
+                return
+            if r is not None and r.timer is not None and r.timer is not asyncio.current_task():
+                r.timer.cancel()
+            try:
+                self.store.deal_round(table)
+            except Exception as err:  # the database failed: nothing was dealt; try again
+                _log.warning("table %s: the deal could not be stored (%s); retrying", table.id, err)
+                asyncio.get_running_loop().call_later(
+                    self.timeout, lambda: asyncio.ensure_future(self._deal(table, table.round))
+                )
+                return
+            self.begin(table)  # a deal redealt at once: the next round
+        self._after(table)
