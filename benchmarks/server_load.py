@@ -171,7 +171,12 @@ def main_with_server(args: argparse.Namespace) -> None:
     db = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'load.db'}"
     paston = Path(sys.executable).parent / "paston"
     proc = subprocess.Popen(
-        [str(paston), "serve", "--port", str(port), "--database-url", db, "--bot-delay", "0"],
+        [
+            *(str(paston), "serve", "--port", str(port), "--database-url", db, "--bot-delay", "0"),
+            # one address makes every table: the limits of a public server are lifted
+            *("--create-burst", str(args.tables), "--tables-per-client", str(args.tables)),
+            *("--open-tables", str(max(1000, args.tables))),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -78,6 +78,8 @@ class Table:
     standins: dict[int, Player] = field(default_factory=dict)
     rematch: str | None = None
     joining: int = 0  # connections waiting for the lock to join: the table stays in memory
+    retired: bool = False  # idle long enough to leave memory and the lobby (see server/retire.py)
+    last_seen: float = field(default_factory=time.monotonic)  # someone was connected (monotonic)
 
     @property
     def rules(self) -> Rules:
