@@ -17,6 +17,9 @@ from sqlalchemy import select
 from paston.server.app import create_app
 from paston.server.db import TableRow, make_engine, session_factory
 from paston.server.limits import CreationGate, Limits, client_key, parse_networks
+from test_server_storage import any_db
+
+__all__ = ["any_db"]  # the fixture: SQLite and PostgreSQL
 
 HUMANS = [{"kind": "human"}] * 3
 PROXY = "10.0.0.1"
@@ -85,6 +88,8 @@ def test_the_bucket_refills_at_its_rate() -> None:
     assert gate.take("b", 10.0) is None
     gate.prune(1000.0)  # full buckets are forgotten: memory does not grow with clients
     assert gate.buckets == {}
+    unlimited = CreationGate(Limits(create_burst=1, create_every=0.0))
+    assert all(unlimited.take("a", 0.0) is None for _ in range(5))
 
 
 def test_client_addresses_behind_proxies() -> None:
@@ -135,8 +140,8 @@ def _listed(client: TestClient) -> list[str]:
     return [t["id"] for t in client.get("/api/tables?limit=100").json()["tables"]]
 
 
-def test_idle_tables_retire_stay_stored_and_open_again_on_demand(db_url: str) -> None:
-    with _app(db_url, retire_after=3600.0) as client:
+def test_idle_tables_retire_stay_stored_and_open_again_on_demand(any_db: str) -> None:
+    with _app(any_db, retire_after=3600.0) as client:
         manager = client.app.state.manager  # type: ignore[attr-defined]
         retirer = client.app.state.retirer  # type: ignore[attr-defined]
         idle, watched = _create(client).json()["id"], _create(client).json()["id"]
@@ -149,7 +154,7 @@ def test_idle_tables_retire_stay_stored_and_open_again_on_demand(db_url: str) ->
             assert retirer.sweep(start + 3600.0 + 2 * retirer.interval + 1) == [idle]
         assert idle not in manager.tables and watched in manager.tables
         assert _listed(client) == [watched]
-        assert "retired" in _stored_settings(db_url, idle)
+        assert "retired" in _stored_settings(any_db, idle)
         # the table's address still shows it, without bringing it back to the lobby
         info = client.get(f"/api/tables/{idle}")
         assert info.status_code == 200 and info.json()["seats"][1]["name"] == "Ana"
@@ -161,15 +166,15 @@ def test_idle_tables_retire_stay_stored_and_open_again_on_demand(db_url: str) ->
             assert state["type"] == "state" and state["you"] == 1
             retirer.sweep(time.monotonic())
         assert set(_listed(client)) == {idle, watched}
-        assert "retired" not in _stored_settings(db_url, idle)
+        assert "retired" not in _stored_settings(any_db, idle)
 
 
-def test_a_restart_does_not_load_retired_tables(db_url: str) -> None:
-    with _app(db_url) as client:
+def test_a_restart_does_not_load_retired_tables(any_db: str) -> None:
+    with _app(any_db) as client:
         kept, gone = _create(client, name="Kept").json()["id"], _create(client, name="Gone").json()["id"]
         client.app.state.manager.tables[kept].last_seen = time.monotonic() + 10**7  # type: ignore[attr-defined]
         assert client.app.state.retirer.sweep(time.monotonic() + 10**6) == [gone]  # type: ignore[attr-defined]
-    with _app(db_url) as client:
+    with _app(any_db) as client:
         assert set(client.app.state.manager.tables) == {kept}  # type: ignore[attr-defined]
         assert _listed(client) == [kept]
         assert client.get(f"/api/tables/{gone}").json()["name"] == "Gone"

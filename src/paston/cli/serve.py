@@ -22,6 +22,7 @@ def serve(
     trusted_proxy: list[str] = typer.Option(
         [],
         "--trusted-proxy",
+        metavar="ADDRESS[/BITS]",
         help="Address or network (CIDR) of a reverse proxy whose X-Forwarded-For names the client; "
         "repeat or separate with commas.",
     ),

@@ -123,9 +123,10 @@ class CreationGate:
     def tokens(self, client: str, now: float) -> float:
         """The client's tokens at ``now``."""
         burst = float(self.limits.create_burst)
+        if self.limits.create_every <= 0:  # no rate limit
+            return burst
         tokens, when = self.buckets.get(client, (burst, now))
-        rate = 1.0 / self.limits.create_every if self.limits.create_every > 0 else math.inf
-        return min(burst, tokens + max(0.0, now - when) * rate)
+        return min(burst, tokens + max(0.0, now - when) / self.limits.create_every)
 
     def take(self, client: str, now: float) -> float | None:
         """Take a token: ``None`` when there was one, else the seconds until there is."""
