@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from websockets.asyncio.client import connect
 
 from loadkit import descendants, get, percentile, post, running_server, server_cpu_seconds
-from server_load import LONG_GAME, TableRun, load_process, lost_actions, make_tables
+from server_load import LONG_GAME, TableRun, lifted_limits, load_process, lost_actions, make_tables
 
 
 @dataclass
@@ -112,7 +112,7 @@ def cpu_of(pids: list[int]) -> float:
 
 
 def run(args: argparse.Namespace, workers: int | None, label: str) -> Result:
-    extra = ["--bot-delay", str(args.bot_delay)]
+    extra = ["--bot-delay", str(args.bot_delay), *lifted_limits(args.tables + 1 + args.bot_tables)]
     if workers is not None:
         extra += ["--bot-workers", str(workers)]
     result = Result(label)

@@ -25,6 +25,7 @@ from paston.bots.base import PLAYERS, player_choices
 from paston.cards import CardSet
 from paston.rules import PRESETS, Rules
 from paston.server.app import create_app
+from paston.server.limits import Limits
 
 try:
     from playwright.sync_api import Browser, Page, sync_playwright
@@ -58,8 +59,8 @@ CARDS_IN = "es => es.map(e => e.dataset.card)"
 class LiveServer:
     """The real application on a free port, served by uvicorn in a thread."""
 
-    def __init__(self, db_url: str) -> None:
-        self.app = create_app(db_url, bot_delay=0.05)
+    def __init__(self, db_url: str, limits: Limits | None = None) -> None:
+        self.app = create_app(db_url, bot_delay=0.05, limits=limits)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="paston-test-server", daemon=True)
@@ -127,7 +128,7 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture()
 def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     """New pages, each in its own context (its own storage: one person each); any
-    JavaScript error on them fails the test."""
+    JavaScript error on them, or anything the Content-Security-Policy refuses, fails the test."""
     contexts = []
     errors: list[str] = []
 
@@ -137,6 +138,7 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))
+        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
         return page
 
     yield make
@@ -527,7 +529,7 @@ def test_language_picker_switches_to_japanese_and_back(server: LiveServer, open_
     }
 
     page.select_option("[data-testid=lang]", "ja")
-    page.wait_for_function("document.documentElement.lang === 'ja'")
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
     assert page.inner_text("[data-testid=turn]") == "あなたの番：入札かパス"
     japanese = labels()
     assert japanese.keys() == english.keys()
@@ -567,7 +569,8 @@ def test_language_picker_switches_to_japanese_and_back(server: LiveServer, open_
     # Every language has every string, and the game's words are the same everywhere.
     found = page.evaluate(
         """async () => {
-             const m = await import('/static/i18n.js');
+             const page = document.querySelector('script[type=module]').src;
+             const m = await import(new URL('i18n.js', page));
              const keys = Object.entries(m.MESSAGES).map(([l, d]) => [l, Object.keys(d).sort()]);
              return {keys: Object.fromEntries(keys), game: m.GAME, langs: Object.keys(m.LANGUAGES)}; }"""
     )
@@ -654,7 +657,8 @@ def test_the_seat_choices_are_the_registry_s(server: LiveServer, open_page: Open
     assert [o["value"] for o in options_of(page, "#preset")] == ["", *meta["rules"]["presets"]]
     assert page.input_value("#preset") == "spanish"
     labels = page.evaluate(
-        """async () => { const m = await import('/static/players.js');
+        """async () => { const page = document.querySelector('script[type=module]').src;
+                         const m = await import(new URL('players.js', page));
                          return [m.botLabel('pimc'), m.botLabel('pimc:2'), m.botLabel('newbot'),
                                  m.botLabel('newbot:2'), m.botLabel('')]; }"""
     )
@@ -720,3 +724,45 @@ def test_a_table_made_with_a_preset_and_a_level_has_them(server: LiveServer, ope
     page.wait_for_selector("[data-seat='1'][data-status=bot]")
     assert page.inner_text("[data-seat='1'] .presence") == "computer · strong, level 1"
     assert page.inner_text("[data-seat='2'] .presence") == "computer · simple"
+
+
+def test_the_lobby_shows_a_page_of_tables_and_hears_of_changes(tmp_path: Path, open_page: Opener) -> None:
+    live = LiveServer(f"sqlite:///{tmp_path / 'lobby.db'}", Limits(create_burst=100, tables_per_client=100))
+    live.start()
+    try:
+        made = [
+            live.post("/api/tables", {"name": f"Lobby {i}", "seats": [{"kind": "human"}] * 3})["id"]
+            for i in range(22)
+        ]
+        page = open_page()
+        page.goto(live.url + "/")
+        rows = "#lobby-lists ul.table-list >> nth=0 >> li"
+        page.wait_for_function(
+            "() => document.querySelectorAll('#lobby-lists ul.table-list li').length === 20"
+        )
+        assert page.locator(rows).first.inner_text().startswith("Lobby 21")
+        pager = page.inner_text("[data-testid=pager]")
+        assert "1–20" in pager and "22" in pager
+        page.click("[data-testid=older]")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#lobby-lists ul.table-list li').length === 2"
+        )
+        page.click("[data-testid=newer]")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#lobby-lists ul.table-list li').length === 20"
+        )
+        page.evaluate("window.stillTheSamePage = true")
+        # pushed, not polled: a new table and a seat taken show up without a reload
+        live.post("/api/tables", {"name": "Pushed", "seats": [{"kind": "human"}] * 3})
+        page.wait_for_function(
+            "() => document.querySelector('#lobby-lists ul.table-list li').textContent.startsWith('Pushed')"
+        )
+        live.post(f"/api/tables/{made[20]}/seats/0", {"name": "Zed"})
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#lobby-lists li')]"
+            ".some(li => li.textContent.includes('Zed'))"
+        )
+        assert page.evaluate("window.stillTheSamePage") is True
+        assert "23" in page.inner_text("[data-testid=pager]")
+    finally:
+        live.stop()

@@ -25,10 +25,13 @@ from paston.server import botpool, bots
 from paston.server.app import create_app
 from paston.server.botjobs import BotSeat, Job, decision_seed, decode, run_job
 from paston.server.botpool import ProcessBotPool
+from paston.server.limits import Limits
 from paston.server.manager import TableManager
 from paston.server.table import Table
 
 HUMAN = {"kind": "human"}
+# these tests make many tables from one test client: the creation limits are not tested here
+UNLIMITED = Limits(create_every=0.0, tables_per_client=1000)
 
 
 def bot(name: str, level: int | None = None) -> dict[str, Any]:
@@ -42,7 +45,7 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture()
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, bot_delay=0.0, bot_workers=1)) as c:
+    with TestClient(create_app(db_url, bot_delay=0.0, bot_workers=1, limits=UNLIMITED)) as c:
         yield c
 
 
@@ -87,7 +90,7 @@ def watch(client: TestClient, table: str) -> Any:
 # --- games go on through the pool ------------------------------------------------------------------
 @pytest.mark.parametrize("workers", [1, 0], ids=["processes", "threads"])
 def test_bots_finish_a_game_through_the_pool(db_url: str, workers: int) -> None:
-    with TestClient(create_app(db_url, bot_delay=0.0, bot_workers=workers)) as client:
+    with TestClient(create_app(db_url, bot_delay=0.0, bot_workers=workers, limits=UNLIMITED)) as client:
         table = new_table(client, [bot("pimc", 1), bot("heuristic"), bot("random")])
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
             ws.send_json({"type": "hello", "token": None})
@@ -304,16 +307,18 @@ def test_a_worker_gets_only_the_seats_view(client: TestClient, monkeypatch: pyte
         ws.send_json({"type": "hello", "token": None})
         watch_until(ws, lambda s: s["winners"])
     assert len(sent) >= 20
+    # nothing is hidden only from the declarer playing the last card of a deal
+    assert sum(1 for hidden, _ in sent if hidden) >= 0.8 * len(sent)
     for hidden, data in sent:
         assert b"paston.deal" not in data and b"paston.match" not in data  # no deal, no match
         job = decode(data)
-        assert hidden and cards_in(job) & hidden == 0, CardSet(cards_in(job) & hidden)
+        assert cards_in(job) & hidden == 0, CardSet(cards_in(job) & hidden)
         assert job.view.seat == job.view.to_move
 
 
 # --- computer players move only while someone watches -------------------------------------------------------
 def test_a_table_of_bots_moves_only_while_someone_watches(db_url: str) -> None:
-    app = create_app(db_url, bot_delay=0.02, bot_workers=1)
+    app = create_app(db_url, bot_delay=0.02, bot_workers=1, limits=UNLIMITED)
     manager = app.state.manager
     manager.bot_runner.unwatched_grace = 0.3
     with TestClient(app) as client:
@@ -333,7 +338,7 @@ def test_a_table_of_bots_moves_only_while_someone_watches(db_url: str) -> None:
         time.sleep(0.5)
         assert version_of(client, table) == stopped
     # after a restart it stays where it was until someone opens it
-    with TestClient(create_app(db_url, bot_delay=0.0, bot_workers=1)) as client:
+    with TestClient(create_app(db_url, bot_delay=0.0, bot_workers=1, limits=UNLIMITED)) as client:
         time.sleep(0.5)
         assert version_of(client, table) == stopped
         ws = watch(client, table)

@@ -122,7 +122,7 @@ def test_a_restart_loads_only_unfinished_tables(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         manager = manager_of(client)
         assert set(manager.tables) == {open_table}
-        assert [t["id"] for t in client.get("/api/tables").json()] == [open_table]
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [open_table]
         assert client.get("/api/games").json() == [before]
         assert client.get(f"/api/tables/{done}").json() == before
         assert client.get(f"/api/tables/{done}/replay").status_code == 200

@@ -48,7 +48,7 @@ def test_storage_keeps_tables_across_restarts(any_db: str) -> None:
         tokens = [take(client, table, s, n) for s, n in enumerate(("Ana", "Bo", "Cy"))]
         state = act_in_turn(client, table, tokens, rng, 8)
     with TestClient(create_app(any_db, bot_delay=0.0)) as client:
-        listed = client.get("/api/tables").json()
+        listed = client.get("/api/tables").json()["tables"]
         assert [t["id"] for t in listed] == [table]
         assert listed[0]["version"] == state["version"]
         final = play_three_humans(client, table, tokens, rng)

@@ -95,7 +95,7 @@ def known_codes(view: dict[str, Any]) -> set[str]:
 
 def test_lobby_lists_open_tables_and_refuses_bad_requests(client: TestClient) -> None:
     table = new_table(client, HUMANS)
-    listed = client.get("/api/tables").json()
+    listed = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [table]
     assert client.get(f"/api/tables/{table}").json()["seats"][0]["taken"] is False
     assert client.get("/api/tables/nope").status_code == 404

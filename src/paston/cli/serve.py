@@ -40,6 +40,30 @@ def serve(
         max=60.0,
         help="Seconds a deal waits for the players' browsers to send their seeds (docs/FAIRNESS.md).",
     ),
+    # --- limits for a public server (see paston.server.limits.Limits) ---
+    trusted_proxy: list[str] = typer.Option(
+        [],
+        "--trusted-proxy",
+        metavar="ADDRESS[/BITS]",
+        help="Address or network (CIDR) of a reverse proxy whose X-Forwarded-For names the client; "
+        "repeat or separate with commas.",
+    ),
+    create_burst: int = typer.Option(
+        10, "--create-burst", min=1, help="New tables one address may make at once."
+    ),
+    create_every: float = typer.Option(
+        10.0, "--create-every", min=0.0, help="Seconds until an address may make one more table."
+    ),
+    tables_per_client: int = typer.Option(
+        20, "--tables-per-client", min=1, help="Open tables one address may have made."
+    ),
+    open_tables: int = typer.Option(1000, "--open-tables", min=1, help="Open tables in memory in all."),
+    retire_after: float = typer.Option(
+        86400.0,
+        "--retire-after",
+        min=1.0,
+        help="Seconds without a connection after which a table leaves memory and the lobby (kept stored).",
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
     import contextlib
@@ -50,6 +74,20 @@ def serve(
 
     from paston.server.app import create_app
     from paston.server.db import DatabaseError, default_database_url, display_url, open_database
+    from paston.server.limits import Limits, parse_networks
+
+    try:
+        proxies = parse_networks(trusted_proxy)
+    except ValueError as err:
+        fail(f"--trusted-proxy: {err}", 2)
+    limits = Limits(
+        create_burst=create_burst,
+        create_every=create_every,
+        tables_per_client=tables_per_client,
+        open_tables=open_tables,
+        retire_after=retire_after,
+        trusted_proxies=proxies,
+    )
 
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -66,6 +104,7 @@ def serve(
             bot_workers=bot_workers,
             bot_budget=bot_budget,
             seed_timeout=seed_timeout,
+            limits=limits,
         )
     except DatabaseError as err:
         fail(str(err), 2)
@@ -77,6 +116,10 @@ def serve(
             if self.started:  # the tables are loaded and the socket listens
                 print(f"Paston is running: open {address}", flush=True)
                 print(f"Data: {display_url(url)}", flush=True)
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            app.state.lobby.close()  # end the lobby's event streams, or stopping waits for them
+            await super().shutdown(sockets)
 
     # Garbage collection tuned for a server: what exists now (code, libraries) is
     # frozen out of every later collection, and young objects are collected less

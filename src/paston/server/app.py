@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlparse
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
@@ -40,8 +39,12 @@ from paston.server.cache import KEEP_FINISHED
 from paston.server.connection import Connection
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.errors import TableError
+from paston.server.http import error_response, install_http, page_response
+from paston.server.limits import CreationGate, Limits, client_key
+from paston.server.lobby import MAX_PAGE, PAGE, Lobby
 from paston.server.manager import TableManager
 from paston.server.replay import replay_steps
+from paston.server.retire import Retirer
 from paston.server.seeds import SEED_TIMEOUT, Seed
 
 MAX_MESSAGE_BYTES = 4096
@@ -77,6 +80,12 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
+class _StrictBody(BaseModel):
+    """An HTTP body: no unknown fields, and no conversions (``true`` is not a number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 ClientMessage = Annotated[Hello | Act | Sync | Ping | Seed, Field(discriminator="type")]
 _MESSAGE = TypeAdapter(ClientMessage)
 
@@ -88,7 +97,7 @@ else:  # the names of the registry of computer players (paston.bots.base.PLAYERS
 _LEVELS = [level for p in PLAYERS for level in p.levels] or [1]
 
 
-class SeatSpec(_Strict):
+class SeatSpec(_StrictBody):
     """A seat of a new table: a person, or a computer player of the registry (which of
     its levels it has is checked against the registry when the table is made)."""
 
@@ -97,18 +106,18 @@ class SeatSpec(_Strict):
     level: Annotated[int, Field(ge=min(_LEVELS), le=max(_LEVELS))] | None = None
 
 
-class CreateTable(_Strict):
+class CreateTable(_StrictBody):
     name: Annotated[str, Field(min_length=1, max_length=80)]
     rules: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=3)]
     takeover_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
 
 
-class Rematch(_Strict):
+class Rematch(_StrictBody):
     token: Annotated[str, Field(max_length=64)] | None = None
 
 
-class TakeSeat(_Strict):
+class TakeSeat(_StrictBody):
     name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
@@ -148,11 +157,6 @@ def _error(code: str, message: str, rule: str | None = None, **extra: Any) -> di
     return out
 
 
-def _http_error(err: TableError) -> JSONResponse:
-    status = {"no-table": 404, "seat-taken": 409, "game-not-over": 409}.get(err.code, 400)
-    return JSONResponse({"error": {"code": err.code, "message": str(err)}}, status_code=status)
-
-
 def create_app(
     database_url: str | None = None,
     *,
@@ -161,12 +165,14 @@ def create_app(
     bot_workers: int | None = None,
     bot_budget: float | None = DEFAULT_BUDGET,
     seed_timeout: float = SEED_TIMEOUT,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
     Computer players think in ``bot_workers`` processes (default: a core less than the
     machine has; 0: threads of the server), ``bot_budget`` seconds a decision. A deal
-    waits at most ``seed_timeout`` seconds for the seeds of people's clients."""
+    waits at most ``seed_timeout`` seconds for the seeds of people's clients. ``limits``:
+    the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`)."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -177,6 +183,10 @@ def create_app(
         bot_budget=bot_budget,
         seed_timeout=seed_timeout,
     )
+    limits = limits or Limits()
+    lobby = Lobby(manager.tables, limits)
+    gate = CreationGate(limits)
+    retirer = Retirer(manager, limits.retire_after, on_sweep=lambda now: gate.prune(now, lobby.open_ids()))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -187,7 +197,11 @@ def create_app(
         manager.load_all()
         for table in manager.tables.values():
             manager.schedule_bots(table)
+        lobby.start()
+        retirer.start()
         yield
+        lobby.close()
+        retirer.stop()
         manager.stop_bots()
         manager.rounds.stop(manager.tables.values())
         manager.log.close()
@@ -197,10 +211,13 @@ def create_app(
 
     app = FastAPI(title="Paston", lifespan=lifespan)
     app.state.manager = manager
+    app.state.lobby = lobby
+    app.state.retirer = retirer
+    page = install_http(app, STATIC)
 
-    @app.exception_handler(TableError)
-    async def table_error(request: Request, err: TableError) -> JSONResponse:
-        return _http_error(err)
+    def client_of(request: Request) -> str:
+        peer = request.client.host if request.client else None
+        return client_key(peer, request.headers, limits.trusted_proxies)
 
     # --- lobby API ----------------------------------------------------------------------
     @app.get("/api/meta")
@@ -208,17 +225,30 @@ def create_app(
         return meta()
 
     @app.get("/api/tables")
-    async def open_tables() -> list[dict[str, Any]]:
-        return [t.summary() for t in manager.tables.values() if not t.finished]
+    async def open_tables(
+        limit: int = Query(PAGE, ge=1, le=MAX_PAGE), offset: int = Query(0, ge=0)
+    ) -> dict[str, Any]:
+        return lobby.page(offset, limit)
+
+    @app.get("/api/lobby/events")
+    async def lobby_events(request: Request) -> StreamingResponse:
+        client = client_of(request)
+        lobby.admit(client)
+        return StreamingResponse(
+            lobby.events(client),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
+        )
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        rules = rules_of(body.rules)
+        client = client_of(request)
+        gate.check(client, lobby.open_ids(), time.monotonic())
         table = manager.create(
-            body.name,
-            rules_of(body.rules),
-            [s.model_dump() for s in body.seats],
-            takeover_seconds=body.takeover_seconds,
+            body.name, rules, [s.model_dump() for s in body.seats], takeover_seconds=body.takeover_seconds
         )
+        gate.created(client, table.id)
         manager.schedule_bots(table)
         return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary()}
 
@@ -230,6 +260,7 @@ def create_app(
     async def take_seat(table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
         token = manager.take_seat(table_id, seat, body.name)
         table = manager.get(table_id)
+        table.last_seen = time.monotonic()
         manager.broadcast(table)
         manager.schedule_bots(table)
         return {"seat": seat, "token": token}
@@ -237,6 +268,8 @@ def create_app(
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: Rematch) -> dict[str, Any]:
         old = manager.get(table_id)
+        if old.finished and old.rematch is None:
+            gate.check_total(lobby.open_ids())
         new, token = manager.rematch(table_id, body.token)
         manager.broadcast(old)
         manager.schedule_bots(new)
@@ -251,13 +284,11 @@ def create_app(
     async def record_replay(request: Request) -> JSONResponse:
         body = await request.body()
         if len(body) > MAX_RECORD_BYTES:
-            return JSONResponse(
-                {"error": {"code": "too-large", "message": "the record is too large"}}, status_code=413
-            )
+            return error_response(413, "too-large", "the record is too large")
         try:
             match = record_loads(body.decode("utf-8", errors="replace"))
         except RecordError as err:
-            return JSONResponse({"error": {"code": err.code, "message": str(err)}}, status_code=400)
+            return error_response(400, err.code, str(err))
         return JSONResponse(replay_steps(match))
 
     @app.get("/api/games")
@@ -357,23 +388,21 @@ def create_app(
             manager.seat_left(table, seat)
             manager.broadcast(table)
 
-    # --- the client ---------------------------------------------------------------------------
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
+    # --- the client (its files: see server/http.py) -------------------------------------------
     @app.get("/")
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def index() -> HTMLResponse:
+        return page_response(page)
 
     @app.get("/t/{table_id}")
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def table_page(table_id: str) -> HTMLResponse:
+        return page_response(page)
 
     @app.get("/replay")
-    async def replay_open_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def replay_open_page() -> HTMLResponse:
+        return page_response(page)
 
     @app.get("/replay/{table_id}")
-    async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def replay_page(table_id: str) -> HTMLResponse:
+        return page_response(page)
 
     return app

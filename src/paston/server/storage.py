@@ -34,6 +34,10 @@ def _rematch(settings: Mapping[str, object] | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _retired(settings: Mapping[str, object] | None) -> bool:
+    return bool((settings or {}).get("retired"))
+
+
 def _seats(rows: list[SeatRow]) -> list[Seat]:
     return [Seat(s.kind, s.bot, s.name, s.token_hash) for s in sorted(rows, key=lambda s: s.seat)]
 
@@ -111,10 +115,12 @@ class TableStore:
             return None if row is None else self._rebuild(session, row)
 
     def load_unfinished(self) -> list[Table]:
-        """Every unfinished table, rebuilt."""
+        """Every unfinished table that is not retired, rebuilt, oldest first."""
         with self.sessions() as session:
-            rows = session.scalars(select(TableRow).where(TableRow.finished.is_(None))).all()
-            return [self._rebuild(session, row) for row in rows]
+            rows = session.scalars(
+                select(TableRow).where(TableRow.finished.is_(None)).order_by(TableRow.created, TableRow.id)
+            ).all()
+            return [self._rebuild(session, row) for row in rows if not _retired(row.settings)]
 
     def _rebuild(self, session: Session, row: TableRow) -> Table:
         seats = _seats(list(session.scalars(select(SeatRow).where(SeatRow.table_id == row.id))))
@@ -122,6 +128,7 @@ class TableStore:
         table = Table(row.id, row.name, seats, match)
         table.takeover_seconds = _takeover(row.settings)
         table.rematch = _rematch(row.settings)
+        table.retired = _retired(row.settings)
         table.name_seats()
         deal_rows = sorted(
             session.scalars(select(DealRow).where(DealRow.table_id == row.id)), key=lambda d: d.number
@@ -199,6 +206,17 @@ class TableStore:
             row = session.get(TableRow, table_id)
             if row is not None:
                 row.settings = {**(row.settings or {}), "rematch": rematch_id}
+
+    def mark_retired(self, table_ids: list[str], *, retired: bool) -> None:
+        """Mark tables retired (with when: not loaded at a start) or open again."""
+        with self.sessions() as session, session.begin():
+            chunks = [table_ids[i : i + 500] for i in range(0, len(table_ids), 500)]
+            rows = [
+                r for chunk in chunks for r in session.scalars(select(TableRow).where(TableRow.id.in_(chunk)))
+            ]
+            for row in rows:
+                settings = {k: v for k, v in (row.settings or {}).items() if k != "retired"}
+                row.settings = {**settings, "retired": now().isoformat()} if retired else settings
 
     def finished_summaries(self, limit: int, live: Mapping[str, Table]) -> list[dict[str, Any]]:
         """The summaries of the ``limit`` most recently finished games, newest first:

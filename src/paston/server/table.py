@@ -84,6 +84,8 @@ class Table:
     watched_at: float = float("-inf")  # when someone was last seen connected (computer players)
     rematch: str | None = None
     joining: int = 0  # connections waiting for the lock to join: the table stays in memory
+    retired: bool = False  # idle long enough to leave memory and the lobby (see server/retire.py)
+    last_seen: float = field(default_factory=time.monotonic)  # someone was connected (monotonic)
 
     @property
     def rules(self) -> Rules:

@@ -15,8 +15,12 @@ export async function api(path, body) {
   }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const err = new Error(data.error ? data.error.message : `HTTP ${res.status}`);
-    err.code = data.error ? data.error.code : "http";
+    // every error of the server is {"error": {"code", "message"}}; anything else came
+    // from between (a proxy, say)
+    const known = data && data.error && typeof data.error.message === "string";
+    const err = new Error(known ? data.error.message : `HTTP ${res.status} ${res.statusText}`.trim());
+    err.code = known ? data.error.code : "http";
+    err.retryAfter = Number(res.headers.get("retry-after")) || null;
     throw err;
   }
   return data;

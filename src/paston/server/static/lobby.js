@@ -1,5 +1,6 @@
 // The lobby: the create-table form (seats, preset and rule switches from /api/meta) and
-// the lists of open tables and finished games.
+// the lists of open tables (a page at a time, kept fresh by the server's pushed changes)
+// and finished games.
 import { GAME } from "./i18n.js";
 import { api } from "./api.js";
 import { app, rerender, showError } from "./chrome.js";
@@ -8,9 +9,12 @@ import { defaultComputer, getMeta, seatChoices, seatDisplayName } from "./player
 import { has, t } from "./text.js";
 
 const TAKEOVER_SECONDS = [30, 120, 300];
-const REFRESH_MS = 5000;
+const PAGE = 20; // open tables a page
+const POLL_MS = 30000; // without the pushed changes: refresh this often, and try them again
+const SETTLE_MS = 300; // changes arriving together: one refresh
 let form = null; // what was chosen, kept across re-renders (a language change, a preset)
-let tables = [], games = [], timer = null;
+let tables = [], total = 0, offset = 0, games = [];
+let stream = null, poller = null, pending = null;
 
 function freshForm() {
   const meta = getMeta();
@@ -125,9 +129,23 @@ function seatSummary(s) {
   return s.taken ? s.name : t("freeSeat");
 }
 
+function pager() {
+  if (total <= PAGE && offset === 0) return null;
+  const move = (by) => () => { offset = Math.max(0, offset + by); refreshLists(); };
+  return el("p", { class: "pager", "data-testid": "pager" },
+    el("button", { type: "button", "data-testid": "newer", disabled: offset === 0, onclick: move(-PAGE) },
+      t("newerTables")),
+    el("span", { class: "muted" }, ` ${t("tablesShown", {
+      from: Math.min(offset + 1, total), to: Math.min(offset + tables.length, total), total,
+    })} `),
+    el("button", { type: "button", "data-testid": "older", disabled: offset + PAGE >= total, onclick: move(PAGE) },
+      t("olderTables")));
+}
+
 function lists() {
   return [
     el("h2", {}, t("openTables")),
+    pager(),
     tables.length
       ? el("ul", { class: "table-list" }, tables.map((tb) => el("li", {},
         el("a", { href: `/t/${tb.id}` }, tb.name),
@@ -147,14 +165,73 @@ function lists() {
   ];
 }
 
+function drawLists() {
+  const box = document.getElementById("lobby-lists");
+  if (box) box.replaceChildren(...lists().flat().filter(Boolean));
+}
+
 async function refreshLists() {
   try {
-    [tables, games] = await Promise.all([api("/api/tables"), api("/api/games?limit=20")]);
-    const box = document.getElementById("lobby-lists");
-    if (box) box.replaceChildren(...lists().flat().filter(Boolean));
+    let page;
+    [page, games] = await Promise.all([
+      api(`/api/tables?limit=${PAGE}&offset=${offset}`), api("/api/games?limit=20"),
+    ]);
+    if (offset > 0 && offset >= page.total) { // the page emptied: show the last one
+      offset = Math.max(0, Math.floor((page.total - 1) / PAGE) * PAGE);
+      page = await api(`/api/tables?limit=${PAGE}&offset=${offset}`);
+    }
+    ({ tables, total } = page);
+    drawLists();
   } catch (err) {
     showError(err.code, err.message);
   }
+}
+
+/** Refresh once, shortly, however many changes ask for it meanwhile. */
+function refreshSoon() {
+  if (pending === null) pending = setTimeout(() => { pending = null; refreshLists(); }, SETTLE_MS);
+}
+
+/** A pushed lobby event: changed tables are redrawn in place; a table added (on the first
+ * page) or removed from the page shown means fetching the page again. */
+function applyNews(news) {
+  total = news.total;
+  if (news.reset) return refreshSoon();
+  let refetch = false;
+  for (const change of news.changes) {
+    if (change.op === "changed") {
+      const i = tables.findIndex((tb) => tb.id === change.table.id);
+      if (i >= 0) tables[i] = change.table;
+    } else if (change.op === "removed" || offset === 0) {
+      refetch = true; // a removed table may have finished: the finished games change too
+    }
+  }
+  if (refetch) refreshSoon();
+  else drawLists();
+}
+
+/** Listen to the server's lobby changes; if that fails, poll slowly and try again later. */
+function listen() {
+  if (typeof EventSource === "undefined") return poll();
+  stream = new EventSource("/api/lobby/events");
+  stream.addEventListener("ready", () => {
+    if (poller !== null) { clearInterval(poller); poller = null; }
+    refreshLists(); // what happened while not listening
+  });
+  stream.addEventListener("lobby", (e) => applyNews(JSON.parse(e.data)));
+  stream.onerror = () => {
+    if (stream.readyState !== EventSource.CLOSED) return; // the browser reconnects by itself
+    stream = null;
+    poll();
+  };
+}
+
+function poll() {
+  if (poller !== null) return;
+  poller = setInterval(() => {
+    refreshLists();
+    if (stream === null && typeof EventSource !== "undefined") listen();
+  }, POLL_MS);
 }
 
 async function createTable(e) {
@@ -180,5 +257,5 @@ async function createTable(e) {
 export async function lobby() {
   renderLobby();
   await refreshLists();
-  if (timer === null) timer = setInterval(refreshLists, REFRESH_MS);
+  if (stream === null && poller === null) listen();
 }

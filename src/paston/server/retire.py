@@ -1,0 +1,75 @@
+"""Retiring idle tables: an open table nobody has been connected to for ``after``
+seconds leaves memory and the lobby. It stays stored, marked retired (a restart does not
+load it); its address or a seat token loads it again on demand, like a finished game,
+and once someone connects to it, it is open again (in the lobby, loaded at a restart).
+
+Connections are looked at every ``interval`` seconds (a quarter of ``after``, at most a
+minute), so a table is retired between ``after`` and ``after + 2 * interval`` seconds
+after its last connection closed, never sooner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from paston.server.manager import TableManager
+
+log = logging.getLogger("paston.server")
+
+
+class Retirer:
+    """Retires the manager's idle open tables (see the module's text)."""
+
+    def __init__(
+        self, manager: TableManager, after: float, *, on_sweep: Callable[[float], None] | None = None
+    ) -> None:
+        self.manager = manager
+        self.after = after
+        self.interval = max(0.05, min(60.0, after / 4))
+        self.on_sweep = on_sweep
+        self.task: asyncio.Task[None] | None = None
+
+    def sweep(self, now: float) -> list[str]:
+        """Note who is connected, retire the tables idle long enough; their ids."""
+        idle: list[str] = []
+        revived: list[str] = []
+        for table in self.manager.tables.values():
+            if table.finished:
+                continue
+            if table.connections or table.joining:
+                table.last_seen = now
+                if table.retired:
+                    table.retired = False
+                    revived.append(table.id)
+            elif now - table.last_seen >= self.after + self.interval and not table.lock.locked():
+                idle.append(table.id)
+        if revived:
+            self.manager.store.mark_retired(revived, retired=False)
+        if idle:
+            self.manager.store.mark_retired(idle, retired=True)
+            for table_id in idle:
+                table = self.manager.tables.pop(table_id)
+                table.retired = True
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+        if self.on_sweep is not None:
+            self.on_sweep(now)
+        return idle
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                self.sweep(time.monotonic())
+            except Exception as err:  # the database failed: try again next time
+                log.warning("retiring idle tables failed: %s: %s", type(err).__name__, err)
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
