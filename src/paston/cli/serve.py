@@ -18,6 +18,9 @@ def serve(
     bot_delay: float = typer.Option(
         0.6, "--bot-delay", min=0.0, max=10.0, help="Seconds computer players wait."
     ),
+    max_watchers: int = typer.Option(
+        200, "--max-watchers", min=0, max=100_000, help="Spectators a table takes at most."
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
     import contextlib
@@ -28,6 +31,7 @@ def serve(
 
     from paston.server.app import create_app
     from paston.server.db import DatabaseError, default_database_url, display_url, open_database
+    from paston.server.protocol import MAX_FRAME_BYTES
 
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -38,7 +42,7 @@ def serve(
     url = database_url or default_database_url()
     try:  # opened and migrated before the server starts: a bad database is one line, not a traceback
         open_database(url).dispose()
-        app = create_app(url, bot_delay=bot_delay)
+        app = create_app(url, bot_delay=bot_delay, max_watchers=max_watchers)
     except DatabaseError as err:
         fail(str(err), 2)
     address = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
@@ -56,9 +60,17 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
-    # updates are small: compressing each costs more time than it saves bytes
+    # updates are small: compressing each costs more time than it saves bytes; a frame
+    # far beyond the protocol's 4 KB is refused before it is read (close 1009)
     server = Server(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_per_message_deflate=False,
+            ws_max_size=MAX_FRAME_BYTES,
+        )
     )
     with contextlib.suppress(KeyboardInterrupt):
         server.run()

@@ -13,6 +13,7 @@ from paston.bots.base import Player
 from paston.match import Match
 from paston.rules import Rules
 from paston.scoring import reset_seats
+from paston.server.commands import RecentCommands
 from paston.server.seating import Seat, seat_names_of
 
 if TYPE_CHECKING:
@@ -71,13 +72,15 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)
     bots: dict[int, Player] = field(default_factory=dict)
-    recent: dict[str, int] = field(default_factory=dict)  # command id -> version it produced
+    recent: RecentCommands = field(default_factory=RecentCommands)  # (seat, command id) -> what it did
     bot_task: asyncio.Task[None] | None = None
     takeover_seconds: float | None = None  # a bot plays for a person offline this long
     offline_since: dict[int, float] = field(default_factory=dict)
     standins: dict[int, Player] = field(default_factory=dict)
     rematch: str | None = None
     joining: int = 0  # connections waiting for the lock to join: the table stays in memory
+    presence_at: float = float("-inf")  # when the connections last heard only who is online
+    presence_call: asyncio.TimerHandle | None = None  # that news, due when the interval is up
 
     @property
     def rules(self) -> Rules:
