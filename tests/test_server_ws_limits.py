@@ -172,6 +172,31 @@ def test_a_table_takes_a_bounded_number_of_watchers_and_tabs_per_seat(tmp_path: 
                 assert receive_state(again)["you"] is None
 
 
+def test_a_person_reconnecting_in_a_loop_costs_watchers_a_message_a_second(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'p.db'}", bot_delay=0.0)) as client:
+        table = new_table(client, HUMANS)
+        token = take(client, table, 0, "Ana")
+        url = f"/ws/tables/{table}"
+        with client.websocket_connect(url) as watcher:
+            watcher.send_json({"type": "hello", "token": None})
+            assert receive_state(watcher)["table"]["seats"][0]["online"] is False
+            started = time.monotonic()
+            for _ in range(30):
+                with client.websocket_connect(url) as ws:
+                    ws.send_json({"type": "hello", "token": token})
+                    receive_state(ws)
+            seconds = time.monotonic() - started
+            watcher.send_json({"type": "ping"})
+            heard = []
+            while (msg := watcher.receive_json())["type"] != "pong":
+                heard.append(msg)
+            # 60 changes of who is online; the first news at once, then one a second at most
+            assert 1 <= len(heard) <= 2 + int(seconds), (seconds, len(heard))
+            assert heard[0]["table"]["seats"][0]["online"] is True
+            if seconds < 1:  # the last news comes when the second is up: she is offline
+                assert receive_state(watcher)["table"]["seats"][0]["online"] is False
+
+
 def test_clients_that_never_read_do_not_delay_the_table(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'p.db'}", bot_delay=0.0)
     manager = manager_of(app)
