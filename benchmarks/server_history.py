@@ -40,7 +40,9 @@ async def play(manager: TableManager, rng: random.Random, *, target: int, finish
     moves = 0 if finish else rng.randrange(1, 20)
     while not table.finished and (finish or moves > 0):
         seat = table.match.to_move
-        assert seat is not None
+        if seat is None:  # the next deal waits for its seeds (docs/FAIRNESS.md)
+            await asyncio.sleep(0.005)
+            continue
         action = rng.choice(table.match.view(seat).legal_actions)
         await manager.act(table.id, seat, str(action), table.version, None)
         moves -= 1

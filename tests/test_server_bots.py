@@ -302,7 +302,8 @@ def test_a_worker_gets_only_the_seats_view(client: TestClient, monkeypatch: pyte
 
     monkeypatch.setattr(bots, "job_for", recording_job_for)
     monkeypatch.setattr(botpool, "encode", recording_encode)
-    table = new_table(client, [bot("pimc", 1), bot("heuristic"), bot("random")])
+    # a game of several deals (the decks are random: one deal may end after a few bids)
+    table = new_table(client, [bot("pimc", 1), bot("heuristic"), bot("random")], target=60)
     with client.websocket_connect(f"/ws/tables/{table}") as ws:
         ws.send_json({"type": "hello", "token": None})
         watch_until(ws, lambda s: s["winners"])

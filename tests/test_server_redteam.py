@@ -176,19 +176,11 @@ def test_redteam_spectators_cannot_act(server: ServerProcess, bystander: ClientC
         ('{"type": "act", "action": "pass", ', "malformed"),
         ("[" * 1500 + "]" * 1500, "malformed"),
         ('{"type": "act", "action": {"a": {"b": {"c": [1, 2, [3, [4]]]}}}, "version": 1}', "malformed"),
-        pytest.param(
-            '{"type": "act", "action": "pass", "version": "1"}',
-            "malformed",
-            marks=pytest.mark.xfail(strict=True, reason="WebSocket models are lax until the ws work lands"),
-        ),
-        pytest.param(
-            '{"type": "act", "action": "pass", "version": true}',
-            "malformed",
-            marks=pytest.mark.xfail(strict=True, reason="WebSocket models are lax until the ws work lands"),
-        ),
+        ('{"type": "act", "action": "pass", "version": "1"}', "malformed"),
+        ('{"type": "act", "action": "pass", "version": true}', "malformed"),
         ('{"type": "launch", "missiles": true}', "malformed"),
         ('{"type": "hello", "token": null}', "already-joined"),
-        ("x" * 1_000_000, "too-large"),
+        ("x" * 10_000, "too-large"),
     ],
     ids=[
         "truncated-json",
@@ -198,7 +190,7 @@ def test_redteam_spectators_cannot_act(server: ServerProcess, bystander: ClientC
         "version-as-boolean",
         "unknown-type",
         "second-hello",
-        "1mb-frame",
+        "10kb-frame",
     ],
 )
 def test_redteam_malformed_messages_get_an_error_and_change_nothing(
@@ -214,16 +206,19 @@ def test_redteam_malformed_messages_get_an_error_and_change_nothing(
     assert_responsive(bystander)
 
 
-def test_redteam_a_20mb_frame_closes_only_that_connection(
-    server: ServerProcess, bystander: ClientConnection
+@pytest.mark.parametrize("size", [1_000_000, 20_000_000], ids=["1mb", "20mb"])
+def test_redteam_a_huge_frame_closes_only_that_connection(
+    server: ServerProcess, bystander: ClientConnection, size: int
 ) -> None:
+    """Frames over 64 KiB are refused unread: the socket is closed with 1009."""
     s = seated(server)
     before = snapshot(server, s.table)
     ws, _ = to_move_state(server, s)
     with pytest.raises(ConnectionClosed) as info:
-        ws.send("x" * 20_000_000)
+        ws.send("x" * size)
         ws.recv(timeout=10)
-    assert info.value.rcvd is None or info.value.rcvd.code in (1009, 1006, 1011)
+    # a client still sending when the server hangs up may meet the reset before the close frame
+    assert info.value.rcvd is None or info.value.rcvd.code == 1009
     assert snapshot(server, s.table) == before
     assert_responsive(bystander)
 

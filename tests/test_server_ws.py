@@ -127,7 +127,11 @@ def play_three_humans(
         states = [receive_state(ws) for ws in sockets]
         receive_state(watcher)
         version = max(s["version"] for s in states)
-        states = [receive_state(ws, version) for ws in sockets]
+        # (a join sends the others nothing new: only a seat behind reads on)
+        states = [
+            s if s["version"] >= version else receive_state(ws, version)
+            for s, ws in zip(states, sockets, strict=True)
+        ]
         steps = 0
         while not states[0]["winners"]:
             seat = states[0]["view"]["to_move"]

@@ -64,6 +64,9 @@ def serve(
         min=1.0,
         help="Seconds without a connection after which a table leaves memory and the lobby (kept stored).",
     ),
+    max_watchers: int = typer.Option(
+        200, "--max-watchers", min=0, max=100_000, help="Spectators a table takes at most."
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
     import contextlib
@@ -75,6 +78,7 @@ def serve(
     from paston.server.app import create_app
     from paston.server.db import DatabaseError, default_database_url, display_url, open_database
     from paston.server.limits import Limits, parse_networks
+    from paston.server.protocol import MAX_FRAME_BYTES
 
     try:
         proxies = parse_networks(trusted_proxy)
@@ -105,6 +109,7 @@ def serve(
             bot_budget=bot_budget,
             seed_timeout=seed_timeout,
             limits=limits,
+            max_watchers=max_watchers,
         )
     except DatabaseError as err:
         fail(str(err), 2)
@@ -127,9 +132,17 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
-    # updates are small: compressing each costs more time than it saves bytes
+    # updates are small: compressing each costs more time than it saves bytes; a frame
+    # far beyond the protocol's 4 KB is refused before it is read (close 1009)
     server = Server(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_per_message_deflate=False,
+            ws_max_size=MAX_FRAME_BYTES,
+        )
     )
     with contextlib.suppress(KeyboardInterrupt):
         server.run()

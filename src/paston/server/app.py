@@ -1,34 +1,17 @@
-"""The ASGI application: the lobby's JSON API, the live table WebSocket, the client.
-
-WebSocket protocol (``/ws/tables/{id}``), JSON messages of at most 4 KB:
-
-- client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
-  then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
-  ``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "seed", "commit": …, "seed": …}``
-  (a seat's share of the next shuffle, when asked; hello with ``"seeds": true`` to be asked);
-- server → client: ``{"type": "state", …}`` (the audience's own view, after every
-  change), ``{"type": "ack", "id": …, "version": …}``, ``{"type": "error", "code": …,
-  "message": …, "rule": …}``, ``{"type": "pong"}``, ``{"type": "seed-request", "deal": …,
-  "commit": …, "previous": …}`` (docs/FAIRNESS.md).
-
-An illegal, stale, out-of-turn or malformed message gets an error naming the problem
-(and the rule) and changes nothing.
-"""
+"""The ASGI application: the lobby's JSON API, the live table WebSocket (its protocol:
+:mod:`paston.server.websocket`, with the seed messages of docs/FAIRNESS.md), the client."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
-from urllib.parse import urlparse
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
 from paston.errors import RecordError, RulesError
@@ -36,21 +19,18 @@ from paston.record import loads as record_loads
 from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.cache import KEEP_FINISHED
-from paston.server.connection import Connection
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.errors import TableError
 from paston.server.http import error_response, install_http, page_response
 from paston.server.limits import CreationGate, Limits, client_key
 from paston.server.lobby import MAX_PAGE, PAGE, Lobby
-from paston.server.manager import TableManager
+from paston.server.manager import MAX_WATCHERS, TableManager
 from paston.server.replay import replay_steps
 from paston.server.retire import Retirer
-from paston.server.seeds import SEED_TIMEOUT, Seed
+from paston.server.seeds import SEED_TIMEOUT
+from paston.server.websocket import add_table_socket
 
-MAX_MESSAGE_BYTES = 4096
 MAX_RECORD_BYTES = 2_000_000
-MAX_MESSAGES_PER_SECOND = 50  # sustained; bursts of twice that are allowed
-HELLO_TIMEOUT = 30.0
 STATIC = Path(__file__).parent / "static"
 
 
@@ -58,36 +38,10 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Hello(_Strict):
-    type: Literal["hello"]
-    token: Annotated[str, Field(max_length=64)] | None = None
-    updates: bool = False  # after the first full state, send only what changed
-    seeds: bool = False  # this client sends a seed for each deal (docs/FAIRNESS.md)
-
-
-class Act(_Strict):
-    type: Literal["act"]
-    action: Annotated[str, Field(min_length=1, max_length=40)]
-    version: Annotated[int, Field(ge=0)] | None = None
-    id: Annotated[str, Field(min_length=1, max_length=64)] | None = None
-
-
-class Sync(_Strict):
-    type: Literal["sync"]
-
-
-class Ping(_Strict):
-    type: Literal["ping"]
-
-
 class _StrictBody(BaseModel):
     """An HTTP body: no unknown fields, and no conversions (``true`` is not a number)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-
-
-ClientMessage = Annotated[Hello | Act | Sync | Ping | Seed, Field(discriminator="type")]
-_MESSAGE = TypeAdapter(ClientMessage)
 
 
 if TYPE_CHECKING:
@@ -149,14 +103,6 @@ def rules_of(data: dict[str, Any]) -> Rules:
         raise TableError("bad-rules", str(err)) from None
 
 
-def _error(code: str, message: str, rule: str | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if rule:
-        out["rule"] = rule
-    out.update(extra)
-    return out
-
-
 def create_app(
     database_url: str | None = None,
     *,
@@ -166,13 +112,15 @@ def create_app(
     bot_budget: float | None = DEFAULT_BUDGET,
     seed_timeout: float = SEED_TIMEOUT,
     limits: Limits | None = None,
+    max_watchers: int = MAX_WATCHERS,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
     Computer players think in ``bot_workers`` processes (default: a core less than the
     machine has; 0: threads of the server), ``bot_budget`` seconds a decision. A deal
     waits at most ``seed_timeout`` seconds for the seeds of people's clients. ``limits``:
-    the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`)."""
+    the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`). A table
+    takes at most ``max_watchers`` spectators."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -182,6 +130,7 @@ def create_app(
         bot_workers=bot_workers,
         bot_budget=bot_budget,
         seed_timeout=seed_timeout,
+        max_watchers=max_watchers,
     )
     limits = limits or Limits()
     lobby = Lobby(manager.tables, limits)
@@ -300,93 +249,7 @@ def create_app(
         return manager.record(table_id)
 
     # --- live tables ------------------------------------------------------------------------
-    @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        origin = websocket.headers.get("origin")
-        if origin and urlparse(origin).netloc != websocket.headers.get("host"):
-            await websocket.close(code=1008)
-            return
-        await websocket.accept()
-        try:
-            table = manager.get(table_id)
-            raw = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
-            hello = _MESSAGE.validate_json(raw[:MAX_MESSAGE_BYTES])
-            if not isinstance(hello, Hello):
-                raise TableError("hello-first", "the first message must be hello")
-            # again: a finished game may have left memory while the hello was awaited
-            table = manager.get(table_id)
-            seat = manager.seat_of(table, hello.token)
-        except (TimeoutError, TableError, ValidationError, WebSocketDisconnect) as err:
-            if isinstance(err, WebSocketDisconnect):
-                return
-            code = err.code if isinstance(err, TableError) else "bad-hello"
-            await websocket.send_json(_error(code, str(err) if isinstance(err, TableError) else "bad hello"))
-            await websocket.close(code=1008)
-            return
-        conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
-        conn.hangup = lambda: websocket.close(code=1013)  # try again later
-        conn.start()
-        await manager.join(table, conn)
-        manager.rounds.joined(table, conn, sends_seeds=hello.seeds)
-
-        def reply(message: dict[str, Any]) -> None:
-            conn.push(json.dumps(message, separators=(",", ":")))
-
-        try:
-            manager.schedule_bots(table)
-            allowance, last = 2.0 * MAX_MESSAGES_PER_SECOND, time.monotonic()
-            while True:
-                raw = await websocket.receive_text()
-                now = time.monotonic()  # token bucket: refills at the sustained rate
-                allowance = min(
-                    2.0 * MAX_MESSAGES_PER_SECOND, allowance + (now - last) * MAX_MESSAGES_PER_SECOND
-                )
-                last = now
-                if allowance < 1.0:
-                    reply(_error("rate-limited", "too many messages; slow down"))
-                    continue
-                allowance -= 1.0
-                if len(raw.encode()) > MAX_MESSAGE_BYTES:
-                    reply(_error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes"))
-                    continue
-                try:
-                    message = _MESSAGE.validate_json(raw)
-                except ValidationError as err:
-                    first = err.errors()[0]
-                    where = ".".join(str(p) for p in first.get("loc", ())) or "message"
-                    reply(_error("malformed", f"malformed message: {where}: {first['msg']}"))
-                    continue
-                if isinstance(message, Ping):
-                    reply({"type": "pong"})
-                elif isinstance(message, Sync):
-                    manager.resync(table, conn)
-                elif isinstance(message, Hello):
-                    reply(_error("already-joined", "hello was already received"))
-                elif isinstance(message, Seed):
-                    try:
-                        await manager.rounds.receive(table, seat, message)
-                    except TableError as err:
-                        reply(_error(err.code, str(err), err.rule))
-                else:
-                    if seat is None:
-                        reply(_error("spectator", "spectators cannot act", id=message.id))
-                        continue
-                    try:
-                        version = await manager.act(
-                            table.id, seat, message.action, message.version, message.id
-                        )
-                    except TableError as err:
-                        reply(_error(err.code, str(err), err.rule, id=message.id))
-                        continue
-                    reply({"type": "ack", "id": message.id, "version": version})
-        except WebSocketDisconnect:
-            pass
-        finally:
-            conn.close()
-            if conn in table.connections:
-                table.connections.remove(conn)
-            manager.seat_left(table, seat)
-            manager.broadcast(table)
+    add_table_socket(app, manager)
 
     # --- the client (its files: see server/http.py) -------------------------------------------
     @app.get("/")

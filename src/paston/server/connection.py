@@ -1,5 +1,6 @@
 """A WebSocket client of a table and its outbox: messages go out in order, by one
-sender task, so a slow client never holds up a table."""
+sender task, so a slow client never holds up a table; a client too far behind (its
+outbox too long or too large) is dropped."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ Send = Callable[[str], Awaitable[None]]
 
 #: Messages a connection may have waiting to be sent before it is dropped as too slow.
 MAX_OUTBOX = 500
+#: Bytes a connection may have waiting to be sent before it is dropped as too slow.
+MAX_OUTBOX_BYTES = 1_000_000
 
 
 @dataclass(eq=False)
@@ -36,29 +39,46 @@ class Connection:
     closed: bool = False
     hangup: Callable[[], Awaitable[None]] | None = None  # ends the socket of a client too far behind
     hangup_task: asyncio.Future[None] | None = None
+    queued_bytes: int = 0  # the size of what waits in the outbox
 
     def start(self) -> None:
         """Start the sender task (in the running event loop)."""
         self.task = asyncio.get_running_loop().create_task(self._drain())
 
     def push(self, text: str) -> None:
-        """Queue a message; a client too far behind is dropped."""
+        """Queue a message (never waits); a client too far behind is dropped."""
         if self.closed:
             return
-        if self.outbox.qsize() >= MAX_OUTBOX:
+        if self.outbox.qsize() >= MAX_OUTBOX or self.queued_bytes + len(text) > MAX_OUTBOX_BYTES:
             self.close()
             if self.hangup is not None:
                 self.hangup_task = asyncio.ensure_future(self.hangup())
             return
+        self.queued_bytes += len(text)
         self.outbox.put_nowait(text)
 
     def close(self) -> None:
-        """Stop sending (what is queued is dropped)."""
+        """Stop sending: what is queued is dropped."""
         self.closed = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.queued_bytes = 0
         self.outbox.put_nowait(None)
+
+    async def finish(self, timeout: float = 5.0) -> None:
+        """Send what is queued (for at most ``timeout`` seconds), then stop."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+        if self.task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), timeout)
+            except TimeoutError:
+                self.task.cancel()
 
     async def _drain(self) -> None:
         while (text := await self.outbox.get()) is not None:
+            self.queued_bytes -= len(text)  # JSON text is ASCII: characters are bytes
             try:
                 await self.send(text)
             except Exception:

@@ -7,6 +7,7 @@ applied and broadcast, each audience getting only its own view.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from paston.rules import Rules
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.bots import BotRunner, seat_bots
 from paston.server.cache import KEEP_FINISHED, FinishedGames
+from paston.server.commands import Accepted, Done
 from paston.server.connection import Connection
 from paston.server.db import ActionLog, now
 from paston.server.errors import TableError
@@ -31,8 +33,26 @@ from paston.server.seeds import SEED_TIMEOUT, SeedRounds
 from paston.server.storage import TableStore
 from paston.server.table import Table
 
-#: Command ids remembered per table, so a command sent twice is applied once.
-RECENT_COMMANDS = 1000
+#: Watchers (spectator connections) a table takes, unless the server says otherwise.
+MAX_WATCHERS = 200
+#: Connections one seat may have open at once (tabs, devices).
+MAX_SEAT_CONNECTIONS = 5
+#: Seconds between two messages that only say who is online.
+PRESENCE_INTERVAL = 1.0
+
+
+def _resent(command_id: str, text: str, done: Done) -> Accepted:
+    """The answer to a command id this seat used before: a duplicate if it names the same
+    action, an error if it names another."""
+    try:
+        same = str(Action.parse(text)) == done.action
+    except ParseError:
+        same = False
+    if not same:
+        raise TableError(
+            "id-reused", f"command id {command_id!r} was already used for {done.action!r}; use a new id"
+        )
+    return Accepted(done.version, duplicate=True)
 
 
 class TableManager:
@@ -49,7 +69,9 @@ class TableManager:
         bot_workers: int | None = None,
         bot_budget: float | None = DEFAULT_BUDGET,
         seed_timeout: float = SEED_TIMEOUT,
+        max_watchers: int = MAX_WATCHERS,
     ) -> None:
+        self.max_watchers = max_watchers
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
         self.tables: dict[str, Table] = {}
@@ -139,13 +161,15 @@ class TableManager:
     # --- playing --------------------------------------------------------------------------------
     async def act(
         self, table_id: str, seat: int, text: str, version: int | None, command_id: str | None
-    ) -> int:
+    ) -> Accepted:
         """Apply one action for ``seat``; returns the new version. Checked by the engine,
-        committed, then broadcast."""
+        committed, then broadcast. A command whose id this seat already used is not
+        applied again: the answer says it is a duplicate and gives the version it produced
+        (an id used for another action is refused)."""
         table = self.get(table_id)
         async with table.lock:
-            if command_id is not None and command_id in table.recent:
-                return table.recent[command_id]
+            if command_id is not None and (done := table.recent.get(seat, command_id)) is not None:
+                return _resent(command_id, text, done)
             if version is not None and version != table.version:
                 raise TableError("stale", f"the table is at version {table.version}, not {version}: resync")
             try:
@@ -157,13 +181,11 @@ class TableManager:
                 raise TableError(error.code, str(error), error.rule)
             await self._commit(table, seat, action, command_id)
             if command_id is not None:
-                table.recent[command_id] = table.version
-                if len(table.recent) > RECENT_COMMANDS:
-                    table.recent.pop(next(iter(table.recent)))
+                table.recent.remember(seat, command_id, table.version, str(action))
             version_now = table.version
         self.broadcast(table)
         self.schedule_bots(table)
-        return version_now
+        return Accepted(version_now)
 
     async def _commit_bot(self, table: Table, seat: int, action: Action) -> None:
         await self._commit(table, seat, action, None)
@@ -227,22 +249,67 @@ class TableManager:
 
     async def join(self, table: Table, conn: Connection) -> None:
         """Add a connection to a table once any move being saved is done (a stand-in's,
-        say), and send everyone the news. A finished game stays in memory meanwhile."""
+        say), and send it the state. Nobody else hears of a spectator; a person coming
+        online is shown to everyone (see :meth:`presence_changed`). A table refuses
+        watchers beyond ``max_watchers`` and tabs of one seat beyond
+        :data:`MAX_SEAT_CONNECTIONS`. A finished game stays in memory meanwhile."""
         table.joining += 1
         try:
             async with table.lock:
+                self._check_room(table, conn.seat)
+                came_online = conn.seat is not None and not table.online(conn.seat)
                 table.connections.append(conn)
-                self.broadcast(table)
+                for c, text in next_messages(table, [conn]).items():
+                    c.push(text)
+                if came_online:
+                    self.presence_changed(table)
         finally:
             table.joining -= 1
 
-    def seat_left(self, table: Table, seat: int | None) -> None:
-        """A connection closed: note when a person went offline, and let a stand-in act
-        when it is due."""
+    def _check_room(self, table: Table, seat: int | None) -> None:
+        same = sum(1 for c in table.connections if c.seat == seat and not c.closed)
+        if seat is None and same >= self.max_watchers:
+            raise TableError(
+                "too-many-watchers",
+                f"this table has {same} watchers, as many as it takes; try again later",
+            )
+        if seat is not None and same >= MAX_SEAT_CONNECTIONS:
+            raise TableError(
+                "too-many-connections",
+                f"seat {seat} is open in {same} places already; close one and try again",
+            )
+
+    def leave(self, table: Table, conn: Connection) -> None:
+        """A connection closed: nobody else hears of a spectator; when a person's last
+        connection goes, note when they went offline, show it to everyone, and let a
+        stand-in act when it is due."""
+        conn.close()
+        if conn in table.connections:
+            table.connections.remove(conn)
+        seat = conn.seat
         if seat is not None and not table.online(seat):
             table.offline_since[seat] = time.monotonic()
+            self.presence_changed(table)
         self.schedule_bots(table)
         self.finished_games.trim()
+
+    def presence_changed(self, table: Table) -> None:
+        """Who is online changed but not the game: the connections hear it (those that
+        hold the current summary hear nothing) at once, or, if they heard such news less
+        than :data:`PRESENCE_INTERVAL` seconds ago, once that time is up: a person
+        reconnecting in a loop costs a table's watchers at most one message a second."""
+        if table.presence_call is not None:
+            return  # already due: it will send the latest
+        wait = table.presence_at + PRESENCE_INTERVAL - time.monotonic()
+        if wait <= 0:
+            self._presence_due(table)
+        else:
+            table.presence_call = asyncio.get_running_loop().call_later(wait, self._presence_due, table)
+
+    def _presence_due(self, table: Table) -> None:
+        table.presence_call = None
+        table.presence_at = time.monotonic()
+        self.broadcast(table)
 
     # --- after the game ---------------------------------------------------------------------
     def rematch(self, table_id: str, token: str | None) -> tuple[Table, str | None]:

@@ -56,15 +56,32 @@ def _game_stamp(table: Table) -> tuple[int, bool, tuple[int, ...]]:
     return (len(deals), deal is not None and deal.is_over, tuple(table.match.winners))
 
 
+def _holds(
+    conn: Connection,
+    version: int,
+    deal: int,
+    summary: dict[str, Any],
+    game: tuple[int, bool, tuple[int, ...]],
+) -> bool:
+    """Whether a connection holds exactly what it would be sent now."""
+    return (
+        conn.held_version == version
+        and conn.held_deal == deal
+        and conn.held_game == game
+        and conn.held_table == summary
+    )
+
+
 def next_messages(
     table: Table, connections: list[Connection], *, full: bool = False
 ) -> dict[Connection, str]:
     """The next message of each connection, built from its own audience's view and
-    marked as held. A connection gets a full ``state`` when it holds nothing yet, does
-    not take updates, or ``full`` is asked (a resync); otherwise an ``update`` with the
-    view (without its history), the new history entry (``event``) or the whole history
-    (a new deal), and the shared parts that changed. Connections that hold the same
-    thing share one encoded text."""
+    marked as held. A connection that already holds the current version, summary and
+    game gets nothing (unless ``full`` is asked). A connection gets a full ``state``
+    when it holds nothing yet, does not take updates, or ``full`` is asked (a resync);
+    otherwise an ``update`` with the view (without its history), the new history entry
+    (``event``) or the whole history (a new deal), and the shared parts that changed.
+    Connections that hold the same thing share one encoded text."""
     out: dict[Connection, str] = {}
     if not connections:
         return out
@@ -79,6 +96,8 @@ def next_messages(
     texts: dict[tuple[object, ...], str] = {}
     for conn in connections:
         seat = conn.seat
+        if not full and _holds(conn, version, deal_index, summary, game):
+            continue  # nothing new for it
         send_full = full or not conn.updates or conn.held_version < 0
         if send_full:
             key: tuple[object, ...] = (seat, "full")

@@ -16,30 +16,17 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable, Iterable
-from typing import Annotated, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from paston.server.connection import Connection
 from paston.server.decks import SeedRound
 from paston.server.errors import TableError
+from paston.server.protocol import Seed
 from paston.server.storage import TableStore
 from paston.server.table import Table
 
 #: Seconds a deal waits for the seeds of people's clients.
 SEED_TIMEOUT = 5.0
-_HEX64 = r"^[0-9a-f]{64}$"
 _log = logging.getLogger(__name__)
-
-
-class Seed(BaseModel):
-    """A client's seed for the deal whose commitment it names (64 lowercase hex digits each)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    type: Literal["seed"]
-    commit: Annotated[str, Field(pattern=_HEX64)]
-    seed: Annotated[str, Field(pattern=_HEX64)]
 
 
 class SeedRounds:

@@ -153,6 +153,8 @@ class TableStore:
             for a in by_deal.get(d.number, []):
                 match.apply(Action.parse(a.action), a.seat)
                 table.version += 1
+                if a.command_id is not None:  # a resend after the restart is still known
+                    table.recent.remember(a.seat, a.command_id, table.version, a.action)
         deal_on(session, table)  # a deal the server had no time to deal before stopping
         table.finished = match.is_over
         if table.finished and row.finished is None:  # stopped before marking it

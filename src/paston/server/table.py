@@ -14,6 +14,7 @@ from paston.match import Match
 from paston.rules import Rules
 from paston.scoring import reset_seats
 from paston.server.botjobs import BotSeat
+from paston.server.commands import RecentCommands
 from paston.server.decks import SeedRound
 from paston.server.seating import Seat, seat_names_of
 
@@ -76,7 +77,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)
     bots: dict[int, BotSeat] = field(default_factory=dict)
-    recent: dict[str, int] = field(default_factory=dict)  # command id -> version it produced
+    recent: RecentCommands = field(default_factory=RecentCommands)  # (seat, command id) -> what it did
     bot_task: asyncio.Task[None] | None = None
     takeover_seconds: float | None = None  # a bot plays for a person offline this long
     offline_since: dict[int, float] = field(default_factory=dict)
@@ -86,6 +87,8 @@ class Table:
     joining: int = 0  # connections waiting for the lock to join: the table stays in memory
     retired: bool = False  # idle long enough to leave memory and the lobby (see server/retire.py)
     last_seen: float = field(default_factory=time.monotonic)  # someone was connected (monotonic)
+    presence_at: float = float("-inf")  # when the connections last heard only who is online
+    presence_call: asyncio.TimerHandle | None = None  # that news, due when the interval is up
 
     @property
     def rules(self) -> Rules:

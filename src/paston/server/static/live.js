@@ -60,9 +60,14 @@ export function connect(id, onMyTurn = null) {
       const mineNow = msg.you !== null && msg.view.to_move === msg.you;
       const mineBefore = previous && previous.you !== null && previous.view.to_move === previous.you;
       if (mineNow && !mineBefore) live.onMyTurn(msg.view);
+    } else if (msg.type === "ack") {
+      // a duplicate's ack ("duplicate": true) comes with no new state: the move is not pending
+      if (live.pending) { live.pending = false; rerender(); }
     } else if (msg.type === "error") {
       live.pending = false;
-      if (msg.code === "bad-token") {
+      if (msg.code === "too-many-watchers") {
+        live.retry = 25; // the table is full of watchers: try again in ten seconds, not at once
+      } else if (msg.code === "bad-token") {
         localStorage.removeItem(tokenKey(id)); // a stale seat key: watch instead
       } else if (msg.code === "stale") {
         ws.send(JSON.stringify({ type: "sync" }));
@@ -74,7 +79,7 @@ export function connect(id, onMyTurn = null) {
   ws.onclose = () => {
     if (live.socket !== ws) return;
     say("reconnecting", {}, true);
-    live.retry = Math.min(live.retry + 1, 5);
+    live.retry = live.retry >= 25 ? live.retry : Math.min(live.retry + 1, 5);
     setTimeout(() => { if (live.socket === ws) connect(id); }, 400 * live.retry);
   };
 }
