@@ -83,6 +83,7 @@ class ServerProcess:
     def request(
         self, method: str, path: str, body: object = None, headers: dict[str, str] | None = None
     ) -> tuple[int, Any, dict[str, str]]:
+        """Status, body (JSON when it is) and headers (names in lower case)."""
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.base + path, data=data, method=method)
         if data is not None:
@@ -92,9 +93,9 @@ class ServerProcess:
         try:
             with urllib.request.urlopen(req, timeout=10) as res:
                 raw = res.read()
-                return res.status, _json_or_text(raw), dict(res.headers)
+                return res.status, _json_or_text(raw), {k.lower(): v for k, v in res.headers.items()}
         except urllib.error.HTTPError as err:
-            return err.code, _json_or_text(err.read()), dict(err.headers)
+            return err.code, _json_or_text(err.read()), {k.lower(): v for k, v in err.headers.items()}
 
     def new_table(self, seats: list[dict[str, Any]] | None = None, target: int = 121) -> str:
         seats = seats or [{"kind": "human"}] * 3

@@ -17,6 +17,7 @@ from websockets.sync.client import ClientConnection
 
 from server_process import ServerProcess, ping_ms, send, until
 
+MAX_WATCHERS = 50
 RESPONSIVE_MS = 1000.0  # loose: CI machines are shared; an attack that stalls the loop takes far longer
 
 
@@ -24,7 +25,8 @@ RESPONSIVE_MS = 1000.0  # loose: CI machines are shared; an attack that stalls t
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     # the tests make many tables from one address; the creation limits have their own test
     proc = ServerProcess(
-        tmp_path_factory.mktemp("redteam"), "--create-every", "0", "--tables-per-client", "1000"
+        tmp_path_factory.mktemp("redteam"),
+        *("--create-every", "0", "--tables-per-client", "1000", "--max-watchers", str(MAX_WATCHERS)),
     )
     yield proc
     proc.stop()
@@ -285,3 +287,113 @@ def test_redteam_a_message_flood_is_rate_limited(server: ServerProcess, bystande
 def test_redteam_the_server_logged_no_traceback(server: ServerProcess) -> None:
     """Every attack above reached a running server; none may leave a traceback."""
     assert "Traceback" not in server.log()
+
+
+# --- what the public-server work added ---------------------------------------------------------
+
+
+def test_redteam_a_binary_frame_gets_an_error_and_close_1003(
+    server: ServerProcess, bystander: ClientConnection
+) -> None:
+    s = seated(server)
+    before = snapshot(server, s.table)
+    ws, _ = to_move_state(server, s)
+    ws.send(b"\x00\x01 not text")
+    assert until(ws, "error")["code"] == "binary-frame"
+    with pytest.raises(ConnectionClosed) as info:
+        ws.recv(timeout=5)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1003
+    assert snapshot(server, s.table) == before
+    assert_responsive(bystander)
+
+
+def test_redteam_another_seats_command_id_is_not_a_duplicate(
+    server: ServerProcess, bystander: ClientConnection
+) -> None:
+    """A command id belongs to the seat that sent it: another seat reusing it is not
+    acknowledged as done, and the same id for another action is refused."""
+    s = seated(server)
+    ws, state = to_move_state(server, s)
+    seat = state["view"]["to_move"]
+    send(ws, {"type": "act", "action": "pass", "version": state["version"], "id": "shared"})
+    assert until(ws, "ack").get("duplicate") is None
+    send(ws, {"type": "act", "action": "bid spades", "version": state["version"] + 1, "id": "shared"})
+    assert until(ws, "error")["code"] == "id-reused"
+    ws.close()
+    ws, state = to_move_state(server, s)
+    assert state["view"]["to_move"] != seat
+    send(ws, {"type": "act", "action": "pass", "version": state["version"], "id": "shared"})
+    ack = until(ws, "ack")
+    assert ack.get("duplicate") is None and ack["version"] == state["version"] + 1
+    ws.close()
+    assert_responsive(bystander)
+
+
+def test_redteam_silent_readers_do_not_hold_the_table(
+    server: ServerProcess, bystander: ClientConnection
+) -> None:
+    """Spectators that never read their sockets: the seats still get every move at once."""
+    s = seated(server)
+    silent = [server.socket(s.table) for _ in range(40)]
+    for ws in silent:
+        send(ws, {"type": "hello", "token": None})
+    took = []
+    for _ in range(12):
+        ws, state = to_move_state(server, s)
+        view = state["view"]
+        if not view["legal"]:
+            ws.close()
+            break
+        action = "pass" if "pass" in view["legal"] else view["legal"][0]
+        start = time.perf_counter()
+        send(ws, {"type": "act", "action": action, "version": state["version"]})
+        until(ws, "ack")
+        took.append((time.perf_counter() - start) * 1000)
+        ws.close()
+    for ws in silent:
+        ws.close()
+    assert took and max(took) < RESPONSIVE_MS, took
+    assert_responsive(bystander)
+
+
+def test_redteam_table_creation_flood_is_refused(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """With the default limits, one address gets 10 tables at once, then 429s with
+    Retry-After; the server keeps serving."""
+    proc = ServerProcess(tmp_path_factory.mktemp("flood"))
+    try:
+        answers = []
+        for _ in range(30):
+            status, body, headers = proc.request(
+                "POST", "/api/tables", {"name": "flood", "seats": [{"kind": "human"}] * 3}
+            )
+            answers.append((status, body if status != 201 else None, headers.get("retry-after")))
+        assert [a[0] for a in answers[:10]] == [201] * 10
+        refused = answers[10:]
+        assert all(status == 429 for status, _, _ in refused), answers
+        assert all(body["error"]["code"] == "rate-limited" and after for _, body, after in refused)
+        status, page, _ = proc.request("GET", "/api/tables")
+        assert status == 200 and page["total"] == 10
+    finally:
+        proc.stop()
+    assert "Traceback" not in proc.log()
+
+
+def test_redteam_watchers_beyond_the_cap_are_refused(
+    server: ServerProcess, bystander: ClientConnection
+) -> None:
+    s = seated(server)
+    watchers = []
+    for _ in range(MAX_WATCHERS):
+        ws, _ = server.join(s.table, None)
+        watchers.append(ws)
+    one_more = server.socket(s.table)
+    send(one_more, {"type": "hello", "token": None})
+    assert until(one_more, "error")["code"] == "too-many-watchers"
+    with pytest.raises(ConnectionClosed) as info:
+        one_more.recv(timeout=5)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1013
+    ws, _ = server.join(s.table, s.tokens[0])  # a seated person still gets in
+    ws.close()
+    for w in watchers:
+        w.close()
+    assert_responsive(bystander)
