@@ -22,7 +22,7 @@ from paston.dealing import DeckRandom, shuffled_deck
 from paston.errors import IllegalActionError
 from paston.rules import Rules
 from paston.scoring import apply_totals, winners
-from paston.views import DealView
+from paston.views import DealView, release_history
 
 Totals = tuple[int, int, int]
 
@@ -78,6 +78,8 @@ class Match:
         if not self.needs_deck:
             raise IllegalActionError("R1.6", "deal-in-progress", "the current deal is not finished")
         deal = Deal(deck, dealer=self._next_dealer, rules=self.rules, first_deal=self.completed_deals == 0)
+        if len(self.deals) >= 2:
+            release_history(self.deals[-2])  # the last deal stays on show (its final trick)
         self.deals.append(deal)
         self.deal_totals.append(None)
         if deal.is_over:  # void at once: spade sequence or jack-seven prikup

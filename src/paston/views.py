@@ -126,6 +126,12 @@ def shown_history(deal: Deal, seat: int | None) -> tuple[ViewEvent, ...]:
     return full if seat is not None and seat == deal.declarer else public
 
 
+def release_history(deal: Deal) -> None:
+    """Drop the shown history built for ``deal`` (it is built again if a view asks): a
+    game lets go of the memos of its older deals, which nobody views any more."""
+    _SHOWN.pop(deal, None)
+
+
 def seat_view(deal: Deal, seat: int | None, totals: tuple[int, int, int]) -> DealView:
     """Build the view of ``seat`` (``None`` for the public view)."""
     if seat is not None and (type(seat) is not int or not 0 <= seat <= 2):
