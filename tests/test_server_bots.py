@@ -370,7 +370,6 @@ def children_of(pid: int) -> set[int]:
     return found
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_paston_serve_runs_bots_in_worker_processes_and_stops_them(tmp_path: Path) -> None:
     import json
     import socket
