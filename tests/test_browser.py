@@ -335,8 +335,12 @@ def test_one_person_plays_a_deal_against_two_computers(server: LiveServer, open_
     first = rows.first.locator("td .total").all_inner_texts()
     assert [int(x.replace("−", "-")) for x in first] == sheet[0]["totals"]
     assert page.locator("[data-testid=chart] polyline").count() == 3
-    # one full state when the page connected, then only updates (no resyncs were needed)
-    assert received.count("update") > 20 and received.count("state") <= 2, received
+    # one full state when the page connected, two as her arrival shuffled the provisional
+    # first deal again (shuffling, then dealt), then only updates (no resyncs were needed)
+    assert received.count("update") > 20 and received.count("state") <= 3, received
+    assert received.index("seed-request") < 5, received
+    live = server.manager.get(page.url.rsplit("/", 1)[1])  # her browser's seeds are in the decks
+    assert all([s["by"] for s in f["seeds"]].count("seat") == 1 for f in live.fairness if f), live.fairness
 
 
 def test_three_people_each_see_only_their_own_hand(server: LiveServer, open_page: Opener) -> None:

@@ -93,11 +93,20 @@ class Client:
         self._thread.join(timeout=5)
 
 
+def settled(m: dict[str, Any]) -> bool:
+    """Not shuffling the first deal again, and, before the first move, every person's
+    seat taken and online (so no one's arrival will shuffle it again)."""
+    return not m["shuffling"] and (
+        m["version"] > 0 or all(s["online"] for s in m["table"]["seats"] if s["kind"] == "human")
+    )
+
+
 def ready(version: int) -> Callable[[dict[str, Any]], bool]:
-    """A state at ``version`` with someone to move (a deal dealt) or the game won."""
+    """A settled state at ``version`` with someone to move (a deal dealt) or the game won."""
     return lambda m: (
         m["type"] == "state"
         and m["version"] == version
+        and settled(m)
         and (m["view"]["to_move"] is not None or m["winners"])
     )
 
@@ -135,8 +144,10 @@ def play(
 
     def persons_turn(m: dict[str, Any]) -> bool:  # nothing happens until that person acts
         seat = m["view"]["to_move"] if m["type"] == "state" else None
-        return m["type"] == "state" and (
-            bool(m["winners"]) or (seat is not None and clients[seat] is not None)
+        return (
+            m["type"] == "state"
+            and settled(m)
+            and (bool(m["winners"]) or (seat is not None and clients[seat] is not None))
         )
 
     state = last.until(persons_turn)
@@ -168,9 +179,8 @@ def test_a_game_with_seeds_from_every_seat_verifies(client: TestClient, db_url: 
     record = client.get(f"/api/tables/{table}/record").json()
     deals = record["deals"]
     assert len(deals) >= 2
-    # the first deal is dealt when the table is made, before anyone sits: the server's seeds
-    assert [s["by"] for s in deals[0]["fairness"]["seeds"]] == ["server"] * 3
-    for i, deal in enumerate(deals[1:], start=1):
+    # the first deal, dealt when the table was made, was shuffled again as each person came
+    for i, deal in enumerate(deals):
         fairness = deal["fairness"]
         assert [s["by"] for s in fairness["seeds"]] == ["seat"] * 3, i
         for seat, c in enumerate(clients):  # each seat's seed is the one its client sent
@@ -244,7 +254,8 @@ def test_seed_messages_are_checked(client: TestClient) -> None:
         assert ws.receive_json()["code"] == "spectator"
     with client.websocket_connect(f"/ws/tables/{table}") as ws:
         ws.send_json({"type": "hello", "token": tokens[0], "seeds": True})
-        assert ws.receive_json()["type"] == "state"
+        assert ws.receive_json()["shuffling"]  # the first person came: the first deal is shuffled again
+        assert ws.receive_json()["type"] == "seed-request"  # (this client does not answer)
         ws.send_json({"type": "seed", "commit": "a" * 64, "seed": "b" * 64})
         assert ws.receive_json()["code"] == "no-seed-wanted"
         for bad in (
@@ -266,10 +277,12 @@ def test_a_deal_waiting_for_seeds_is_dealt_after_a_restart_with_the_same_secret(
     rng = random.Random(3)
     with TestClient(create_app(db_url, bot_delay=0.0, seed_timeout=600)) as c:
         table, tokens = seated(c, HUMANS, target=10)
-        clients = [Client(c, table, t, answer=False) for t in tokens]
+        clients = [Client(c, table, t) for t in tokens]
         try:
             live = c.app.state.manager.get(table)  # type: ignore[attr-defined]
             state, last = clients[0].until(ready(0)), clients[0]
+            for cl in clients:  # the first deal is in: the next deal's seeds never come
+                cl.answer = False
             while live.round is None:  # play the first deal out: the second waits for seeds
                 me = clients[state["view"]["to_move"]]
                 mine = state if me is last else me.until(ready(state["version"]))
@@ -346,3 +359,57 @@ def test_a_table_dealt_before_paston_deck_1_goes_on_after_the_upgrade(db_url: st
     path.write_text(json.dumps(record), encoding="utf-8")
     out = assert_ok(invoke("verify", path))
     assert "no fairness data for deals 0: not verified" in out and "deals verified" in out
+
+
+def test_the_first_deal_is_shuffled_again_once_per_person_and_bots_wait(client: TestClient) -> None:
+    """The first deal is dealt when the table is made (the server's seeds only), so it is
+    provisional: the computer players wait for the person, whose arrival shuffles it
+    again with their seed; coming back does not shuffle it again."""
+    seats = [{"kind": "bot", "bot": "random"}] * 2 + [{"kind": "human"}]
+    table, tokens = seated(client, seats, target=100)
+    live = client.app.state.manager.get(table)  # type: ignore[attr-defined]
+    time.sleep(0.3)  # time enough for a bot to move, were it allowed to
+    assert live.version == 0 and live.waits_for_people()
+    assert [s["by"] for s in live.fairness[0]["seeds"]] == ["server"] * 3
+    provisional = live.fairness[0]["commitment"]
+    person = Client(client, table, tokens[2])
+    try:
+        # the bots play once the person is in, until it is the person's turn
+        person.until(lambda m: m["type"] == "state" and settled(m) and m["view"]["to_move"] == 2)
+        first = live.fairness[0]
+        assert first["commitment"] != provisional
+        assert [s["by"] for s in first["seeds"]] == ["server", "server", "seat"]
+        assert person.sent[first["commitment"]] == first["seeds"][2]["seed"]
+    finally:
+        person.close()
+    again = Client(client, table, tokens[2])  # back again: no new shuffle
+    try:
+        again.until(lambda m: m["type"] == "state")
+        assert live.fairness[0] == first and not live.reshuffling
+    finally:
+        again.close()
+
+
+def test_an_action_while_the_first_deal_is_shuffled_again_is_refused(db_url: str) -> None:
+    """While the first deal is shuffled again (waiting for a silent seat's seed), an
+    action gets the error ``shuffling`` and nothing changes."""
+    with TestClient(create_app(db_url, bot_delay=0.0, seed_timeout=600)) as c:
+        table, tokens = seated(c, HUMANS, target=100)
+        live = c.app.state.manager.get(table)  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{table}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[0], "seeds": True})
+            state = ws.receive_json()
+            assert state["type"] == "state" and state["shuffling"] and state["version"] == 0
+            request = ws.receive_json()
+            assert request["type"] == "seed-request" and request["deal"] == 0 and request["previous"] is None
+            before = [(d.deck, d.events) for d in live.match.deals]
+            for action in ("pass", "whist"):
+                ws.send_json({"type": "act", "action": action, "version": 0})
+                reply = ws.receive_json()
+                assert reply["type"] == "error" and reply["code"] == "shuffling", reply
+            assert [(d.deck, d.events) for d in live.match.deals] == before and live.version == 0
+            ws.send_json({"type": "seed", "commit": request["commit"], "seed": "c" * 64})
+            dealt = ws.receive_json()
+            assert dealt["type"] == "state" and not dealt["shuffling"]
+            assert live.fairness[0]["commitment"] == request["commit"]
+            assert live.fairness[0]["seeds"][0] == {"seed": "c" * 64, "by": "seat"}

@@ -3,10 +3,12 @@ table's delay (a stand-in). When one is to move it acts after a short delay; it 
 a worker process of the pool (:mod:`paston.server.botpool`), given only the seat's view,
 and its action goes through the same commit as a person's.
 
-Computer players move only while the table is watched: someone is connected to it, or
-was within the last ``unwatched_grace`` seconds (a new table counts as just watched). A
-table nobody looks at, such as an abandoned table of bots, stops costing anything and
-goes on where it was when someone opens it again.
+Computer players wait for the people before the first move of a table (its first deal
+is provisional until then, see :mod:`paston.server.seeds`), and move only while the
+table is watched: someone is connected to it, or was within the last
+``unwatched_grace`` seconds (a new table counts as just watched). A table nobody looks
+at, such as an abandoned table of bots, stops costing anything and goes on where it was
+when someone opens it again.
 """
 
 from __future__ import annotations
@@ -120,11 +122,29 @@ class BotRunner:
         if not self.watched(table):
             return
         loop = asyncio.get_running_loop()
+        if table.waits_for_people():
+            due = self._stand_in_due(table)
+            if due is not None:
+                table.bot_task = loop.create_task(self._after(due + 0.01, table))
+            return
         if actor(table, seat) is not None:
             table.bot_task = loop.create_task(self._turns(table))
         elif table.takeover_seconds is not None and table.seats[seat].taken and not table.online(seat):
             due = table.takeover_seconds - table.offline_for(seat)
             table.bot_task = loop.create_task(self._after(max(0.0, due) + 0.01, table))
+
+    @staticmethod
+    def _stand_in_due(table: Table) -> float | None:
+        """Seconds until a stand-in may play for a seated person who has not come to the
+        provisional first deal (``None``: takeover is off, or no such seat)."""
+        if table.takeover_seconds is None or table.reshuffling:
+            return None
+        waiting = [
+            i for i, s in enumerate(table.seats) if s.kind == "human" and s.taken and i not in table.arrived
+        ]
+        if not waiting:
+            return None
+        return max(0.0, min(table.takeover_seconds - table.offline_for(i) for i in waiting))
 
     def close(self) -> None:
         """Stop the computer players (at shutdown)."""
@@ -139,7 +159,7 @@ class BotRunner:
         while True:
             seat = table.match.to_move
             bot = None if seat is None else actor(table, seat)
-            if seat is None or bot is None or not self.watched(table):
+            if seat is None or bot is None or not self.watched(table) or table.waits_for_people():
                 table.bot_task = None
                 self.schedule(table)
                 return
@@ -150,7 +170,9 @@ class BotRunner:
             job = job_for(table, seat, bot, self.budget)
             action = await self.pool.decide(job, f"at table {table.id} seat {seat}")
             async with table.lock:
-                if version != table.version or table.match.why_illegal(action, seat) is not None:
+                if table.waits_for_people() or version != table.version:
+                    continue  # a move meanwhile, or the first deal shuffled again
+                if table.match.why_illegal(action, seat) is not None:
                     continue
                 if actor(table, seat) is not bot:
                     continue

@@ -41,7 +41,8 @@ def new_secret() -> tuple[str, str]:
 class SeedRound:
     """One deal's seeds being collected: the secret and its published commitment, the
     link of the previous deal's fairness object, the seats whose clients are asked
-    (``expected``) and the seeds they sent. It is ready once every asked seat answered,
+    (``expected``) and the seeds they sent; ``again`` when it shuffles a table's
+    provisional first deal again. It is ready once every asked seat answered,
     or the time ran out (``expired``); every other seat gets the server's seed."""
 
     deal: int
@@ -51,6 +52,7 @@ class SeedRound:
     expected: frozenset[int]
     seeds: dict[int, str] = field(default_factory=dict)
     expired: bool = False
+    again: bool = False  # the provisional first deal, shuffled again
     timer: asyncio.Task[None] | None = None
 
     def ready(self) -> bool:

@@ -176,6 +176,10 @@ class TableManager:
                 action = Action.parse(text)
             except ParseError as err:
                 raise TableError(err.code, str(err)) from None
+            if table.reshuffling:
+                raise TableError(
+                    "shuffling", "the first deal is being shuffled again with the seats' seeds: wait a moment"
+                )
             error = table.match.why_illegal(action, seat)
             if error is not None:
                 raise TableError(error.code, str(error), error.rule)
@@ -247,20 +251,29 @@ class TableManager:
                 table.bot_task.cancel()
         self.bot_runner.close()
 
-    async def join(self, table: Table, conn: Connection) -> None:
+    async def join(self, table: Table, conn: Connection, *, sends_seeds: bool = False) -> None:
         """Add a connection to a table once any move being saved is done (a stand-in's,
         say), and send it the state. Nobody else hears of a spectator; a person coming
         online is shown to everyone (see :meth:`presence_changed`). A table refuses
         watchers beyond ``max_watchers`` and tabs of one seat beyond
-        :data:`MAX_SEAT_CONNECTIONS`. A finished game stays in memory meanwhile."""
+        :data:`MAX_SEAT_CONNECTIONS`. A finished game stays in memory meanwhile. A
+        person's first arrival may shuffle a provisional first deal again
+        (:meth:`SeedRounds.arrive`): then everyone gets the whole state."""
         table.joining += 1
         try:
             async with table.lock:
                 self._check_room(table, conn.seat)
                 came_online = conn.seat is not None and not table.online(conn.seat)
                 table.connections.append(conn)
-                for c, text in next_messages(table, [conn]).items():
-                    c.push(text)
+                if self.rounds.arrive(table, conn, sends_seeds=sends_seeds):
+                    for c in table.connections:
+                        c.held_version = -1
+                    self.broadcast(table)
+                    self.rounds.begin(table)
+                else:
+                    for c, text in next_messages(table, [conn]).items():
+                        c.push(text)
+                    self.rounds.joined(table, conn)  # a reconnection: its seed, if still wanted
                 if came_online:
                     self.presence_changed(table)
         finally:

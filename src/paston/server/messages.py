@@ -45,15 +45,17 @@ def _shared(table: Table, summary: dict[str, Any]) -> dict[str, Any]:
         "deals": deals,
         "winners": list(match.winners),
         "previous_trick": _previous_trick(table),
+        "shuffling": table.reshuffling,
     }
 
 
-def _game_stamp(table: Table) -> tuple[int, bool, tuple[int, ...]]:
-    """Changes whenever the sheet, the deck commitments, the winners or the previous
-    trick may have changed: a new deal, a deal's end, the game's end."""
+def _game_stamp(table: Table) -> tuple[int, bool, tuple[int, ...], bool]:
+    """Changes whenever the sheet, the deck commitments, the winners, the previous
+    trick or the shuffling of the first deal may have changed: a new deal, a deal's end,
+    the game's end, a shuffle of the first deal begun."""
     deals = table.match.deals
     deal = deals[-1] if deals else None
-    return (len(deals), deal is not None and deal.is_over, tuple(table.match.winners))
+    return (len(deals), deal is not None and deal.is_over, tuple(table.match.winners), table.reshuffling)
 
 
 def _holds(
@@ -61,7 +63,7 @@ def _holds(
     version: int,
     deal: int,
     summary: dict[str, Any],
-    game: tuple[int, bool, tuple[int, ...]],
+    game: tuple[int, bool, tuple[int, ...], bool],
 ) -> bool:
     """Whether a connection holds exactly what it would be sent now."""
     return (

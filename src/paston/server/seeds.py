@@ -8,6 +8,11 @@ Each answers ``{"type": "seed", "commit": …, "seed": …}``; once all have, or
 ``timeout`` seconds, the deck is derived and dealt (a seat that sent nothing gets the
 server's seed, and the record says so). Computer players, stand-ins and people who
 are not connected never hold a deal up: they get the server's seed at once.
+
+A table's first deal is dealt when the table is created, so it is *provisional* until
+someone acts: each person's first arrival (with a client that sends seeds) shuffles it
+again with the seeds of everyone seated and connected, and computer players wait until
+the people are there (:meth:`Table.waits_for_people`).
 """
 
 from __future__ import annotations
@@ -57,14 +62,46 @@ class SeedRounds:
             if table.round is not None and table.round.timer is not None:
                 table.round.timer.cancel()
 
-    def joined(self, table: Table, conn: Connection, *, sends_seeds: bool) -> None:
-        """A client joined the table: note whether it sends seeds, and ask it for its
-        seat's seed if the round under way waits for it (a reconnection)."""
+    def arrive(self, table: Table, conn: Connection, *, sends_seeds: bool) -> bool:
+        """A client joins the table (the caller holds its lock): note whether it sends
+        seeds. While the first deal is provisional (nobody has acted), a person's first
+        arrival with a client that sends seeds shuffles it again, with the seeds of
+        everyone seated and connected (a round already under way starts over). Returns
+        whether it did: the caller sends the table's state (it is shuffling), then
+        :meth:`begin` asks for the seeds."""
+        if sends_seeds:
+            table.seeders.add(conn)
+        seat = conn.seat
+        if seat is None or not table.provisional or seat in table.arrived:
+            return False
+        if table.seats[seat].kind != "human":
+            return False
+        table.arrived.add(seat)
         if not sends_seeds:
-            return
-        table.seeders.add(conn)
+            return False
+        old = table.round
+        try:
+            self.store.shuffle_first_deal_again(table)
+        except Exception as err:  # the database failed: the provisional deal stays
+            _log.warning("table %s: the first deal could not be shuffled again (%s)", table.id, err)
+            return False
+        if old is not None:  # a seed for it that comes now is too late, not an error
+            table.dropped.add(old.commit)
+            if old.timer is not None:
+                old.timer.cancel()
+        return True
+
+    def joined(self, table: Table, conn: Connection) -> None:
+        """A client that sends seeds joined: ask it for its seat's seed if the round under
+        way waits for it and has not had it (a reconnection)."""
         r = table.round
-        if r is not None and conn.seat in r.expected and conn.seat not in r.seeds and not r.ready():
+        if (
+            conn in table.seeders
+            and r is not None
+            and conn.seat in r.expected
+            and conn.seat not in r.seeds
+            and not r.ready()
+        ):
             conn.push(json.dumps(r.request(), separators=(",", ":")))
 
     async def receive(self, table: Table, seat: int | None, message: Seed) -> None:
@@ -74,8 +111,8 @@ class SeedRounds:
             raise TableError("spectator", "spectators do not send seeds")
         r = table.round
         if r is None or r.commit != message.commit:
-            if any(commit == message.commit for _, commit in table.seeds):
-                return  # too late: that deal was dealt with the server's seed for this seat
+            if any(commit == message.commit for _, commit in table.seeds) or message.commit in table.dropped:
+                return  # too late: dealt with the server's seed for this seat, or shuffled again
             raise TableError("no-seed-wanted", "no deal waits for a seed with this commitment")
         if seat not in r.expected:
             raise TableError("seed-not-asked", f"seat {seat} was not asked for a seed for this deal")
@@ -97,6 +134,7 @@ class SeedRounds:
                 return
             if r is not None and r.timer is not None and r.timer is not asyncio.current_task():
                 r.timer.cancel()
+            again = r is not None and r.again
             try:
                 self.store.deal_round(table)
             except Exception as err:  # the database failed: nothing was dealt; try again
@@ -105,5 +143,8 @@ class SeedRounds:
                     self.timeout, lambda: asyncio.ensure_future(self._deal(table, table.round))
                 )
                 return
+            if again:  # the same version, another deal: everyone gets the whole state
+                for conn in table.connections:
+                    conn.held_version = -1
             self.begin(table)  # a deal redealt at once: the next round
         self._after(table)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from paston.actions import Action
@@ -48,7 +48,10 @@ def _previous_link(table: Table) -> str | None:
 
 
 def _deal_fair(table: Table, r: SeedRound, choices: list[tuple[str, str]]) -> None:
-    """Deal the round's deck (:func:`paston.fairness.derive_deck`) and keep its fairness object."""
+    """Deal the round's deck (:func:`paston.fairness.derive_deck`) and keep its fairness
+    object; a round that shuffles the provisional first deal again replaces it."""
+    if r.again:
+        table.restart_match()
     deck = derive_deck(r.secret, table.id, r.deal, r.previous, [seed for seed, _ in choices])
     table.match.deal_next(deck)
     table.seeds.append((r.secret, r.commit))
@@ -170,6 +173,17 @@ class TableStore:
             ).one()
             row.name = name
             row.token_hash = token_hash
+
+    def shuffle_first_deal_again(self, table: Table) -> None:
+        """Open a round that shuffles the table's provisional first deal again, asking the
+        seats in :meth:`Table.seed_seats`: the provisional deals' rows are deleted (nobody
+        acted on them) and deal 0 gets a fresh secret, stored before any seed is asked.
+        The table keeps showing the provisional deal until the new one is dealt."""
+        secret, commit = new_secret()
+        with self.sessions() as session, session.begin():
+            session.execute(delete(DealRow).where(DealRow.table_id == table.id))
+            session.add(DealRow(table_id=table.id, number=0, seed=secret, commit=commit, algorithm=VERSION))
+        table.round = SeedRound(0, secret, commit, None, table.seed_seats(), again=True)
 
     def deal_round(self, table: Table) -> None:
         """The seeds of the table's round are in (or the time ran out): store them, then

@@ -89,6 +89,8 @@ class Table:
     last_seen: float = field(default_factory=time.monotonic)  # someone was connected (monotonic)
     presence_at: float = float("-inf")  # when the connections last heard only who is online
     presence_call: asyncio.TimerHandle | None = None  # that news, due when the interval is up
+    arrived: set[int] = field(default_factory=set)  # people's seats seen since the first deal was dealt
+    dropped: set[str] = field(default_factory=set)  # commitments of first-deal shuffles started over
 
     @property
     def rules(self) -> Rules:
@@ -118,6 +120,37 @@ class Table:
             and self.seats[c.seat].kind == "human"
             and not self.standing_in(c.seat)
         )
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the first deal is still provisional: nobody has acted yet, so it may be
+        shuffled again with the seeds of people who come (docs/FAIRNESS.md)."""
+        return self.version == 0 and not self.finished
+
+    @property
+    def reshuffling(self) -> bool:
+        """Whether the provisional first deal is being shuffled again (actions wait)."""
+        return self.round is not None and self.round.again
+
+    def waits_for_people(self) -> bool:
+        """Whether computer players wait: the first deal is being shuffled again, or it is
+        provisional and a person's seat is empty or its person has not come yet (and no
+        stand-in plays for them)."""
+        if self.reshuffling:
+            return True
+        return self.provisional and any(
+            s.kind == "human" and (not s.taken or (i not in self.arrived and not self.standing_in(i)))
+            for i, s in enumerate(self.seats)
+        )
+
+    def restart_match(self) -> None:
+        """Forget the provisional first deal (and its redeals): a new match, same seats,
+        first dealer and rules, with nothing dealt."""
+        old = self.match
+        self.match = Match(first_dealer=old.first_dealer, rules=old.rules, seats=old.seats)
+        self.dropped.update(commit for _, commit in self.seeds)
+        self.seeds.clear()
+        self.fairness.clear()
 
     def offline_for(self, seat: int) -> float:
         """Seconds since the seat's person was last connected (0 while connected)."""

@@ -133,12 +133,11 @@ class TableSocket:
         conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
         conn.hangup = lambda: websocket.close(code=CLOSE_TRY_LATER)
         try:
-            await self.manager.join(table, conn)
+            await self.manager.join(table, conn, sends_seeds=hello.seeds)
         except TableError as err:  # the table is full
             await self.refuse(err, table_id, CLOSE_TRY_LATER)
             return
         conn.start()
-        self.manager.rounds.joined(table, conn, sends_seeds=hello.seeds)
         try:
             await self.serve(table, conn)
         except WebSocketDisconnect:

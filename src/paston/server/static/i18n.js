@@ -1,3 +1,9 @@
+import * as hint from "./i18n-hint.js";
+import * as end from "./i18n-end.js";
+import * as replay from "./i18n-replay.js";
+import * as learn from "./i18n-learn.js";
+import * as access from "./i18n-access.js";
+
 // Every string the Paston client shows, per language. The game's own words (GAME) are
 // the same in every language: the ladder (paston, glitch, dineri, gupa, paston grkha),
 // prikup and whist. Placeholders are written {name}; format() fills them in.
@@ -211,6 +217,9 @@ const en = {
   "err_too-many-connections": "Your seat is open in too many tabs; close one and try again.",
   "err_id-reused": "That move was already sent as another one; please try again.",
   "err_binary-frame": "The server only reads text messages.",
+  "err_shuffling": "The first deal is being shuffled again; wait a moment.",
+  shuffling: "Shuffling the first deal again with everyone's seeds…",
+  waitingForPeople: "The computer players wait until everyone has taken a seat and come in.",
   // cards
   cardLabel: "{rank} of {suit}",
   rank_A: "A", rank_K: "K", rank_Q: "Q", rank_J: "J", rank_T: "10", rank_9: "9", rank_8: "8", rank_7: "7",
@@ -392,6 +401,9 @@ const hy = {
   "err_too-many-connections": "Ձեր տեղը բաց է չափազանց շատ ներդիրներում. փակեք մեկը և կրկին փորձեք։",
   "err_id-reused": "Այդ քայլն արդեն ուղարկվել է որպես այլ քայլ. կրկին փորձեք։",
   "err_binary-frame": "Սերվերը կարդում է միայն տեքստային հաղորդագրություններ։",
+  "err_shuffling": "Առաջին բաժանումը կրկին խառնվում է. մի պահ սպասեք։",
+  shuffling: "Առաջին բաժանումը կրկին խառնվում է բոլորի սերմերով…",
+  waitingForPeople: "Համակարգչային խաղացողները սպասում են, մինչև բոլորը նստեն և միանան։",
   cardLabel: "{suit} {rank}",
   rank_A: "A", rank_K: "K", rank_Q: "Q", rank_J: "J", rank_T: "10", rank_9: "9", rank_8: "8", rank_7: "7",
   rankName_A: "տուզ", rankName_K: "թագավոր", rankName_Q: "թագուհի", rankName_J: "վալետ",
@@ -572,6 +584,9 @@ const ru = {
   "err_too-many-connections": "Ваше место открыто в слишком многих вкладках; закройте одну и попробуйте снова.",
   "err_id-reused": "Этот ход уже был отправлен как другой; попробуйте ещё раз.",
   "err_binary-frame": "Сервер принимает только текстовые сообщения.",
+  "err_shuffling": "Первая раздача перетасовывается заново; подождите немного.",
+  shuffling: "Первая раздача перетасовывается заново с зёрнами всех игроков…",
+  waitingForPeople: "Компьютерные игроки ждут, пока все займут места и подключатся.",
   cardLabel: "{rank} {suit}",
   rank_A: "Т", rank_K: "К", rank_Q: "Д", rank_J: "В", rank_T: "10", rank_9: "9", rank_8: "8", rank_7: "7",
   rankName_A: "туз", rankName_K: "король", rankName_Q: "дама", rankName_J: "валет",
@@ -752,6 +767,9 @@ const es = {
   "err_too-many-connections": "Tu asiento está abierto en demasiadas pestañas; cierra una y vuelve a intentarlo.",
   "err_id-reused": "Esa jugada ya se envió como otra; inténtalo de nuevo.",
   "err_binary-frame": "El servidor solo lee mensajes de texto.",
+  "err_shuffling": "Se está barajando de nuevo la primera mano; espera un momento.",
+  shuffling: "Barajando de nuevo la primera mano con las semillas de todos…",
+  waitingForPeople: "Los jugadores del ordenador esperan a que todos se sienten y entren.",
   cardLabel: "{rank} de {suit}",
   rank_A: "A", rank_K: "K", rank_Q: "Q", rank_J: "J", rank_T: "10", rank_9: "9", rank_8: "8", rank_7: "7",
   rankName_A: "as", rankName_K: "rey", rankName_Q: "reina", rankName_J: "jota",
@@ -932,6 +950,9 @@ const ja = {
   "err_too-many-connections": "あなたの席は開いているタブが多すぎます。一つ閉じてからもう一度お試しください。",
   "err_id-reused": "その手はすでに別の手として送られています。もう一度お試しください。",
   "err_binary-frame": "サーバーはテキストメッセージだけを読みます。",
+  "err_shuffling": "最初の配りをシャッフルし直しています。少しお待ちください。",
+  shuffling: "全員のシードで最初の配りをシャッフルし直しています…",
+  waitingForPeople: "全員が着席して参加するまで、コンピューターは待ちます。",
   cardLabel: "{suit}の{rank}",
   rank_A: "A", rank_K: "K", rank_Q: "Q", rank_J: "J", rank_T: "10", rank_9: "9", rank_8: "8", rank_7: "7",
   rankName_A: "エース", rankName_K: "キング", rankName_Q: "クイーン", rankName_J: "ジャック",
@@ -939,5 +960,15 @@ const ja = {
   suitName_S: "スペード", suitName_C: "クラブ", suitName_D: "ダイヤ", suitName_H: "ハート",
 };
 
+/** The strings of the features that keep their own files (i18n-*.js). */
+const FEATURES = [hint, end, replay, learn, access];
+
+/** One language's strings: the common ones, then each feature's. */
+function merged(lang, common) {
+  return Object.assign({}, common, ...FEATURES.map((f) => f[lang]));
+}
+
 /** Each language's strings; every language has exactly the keys of English. */
-export const MESSAGES = Object.freeze({ en, hy, ru, es, ja });
+export const MESSAGES = Object.freeze({
+  en: merged("en", en), hy: merged("hy", hy), ru: merged("ru", ru), es: merged("es", es), ja: merged("ja", ja),
+});

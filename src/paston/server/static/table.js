@@ -315,6 +315,14 @@ function inviteView() {
         }, live.copied ? t("copied") : t("copy")))) : null);
 }
 
+/** A note while the first deal is provisional: shuffled again, or computer players waiting. */
+function firstDealNote() {
+  const waiting = state.version === 0 && state.table.seats.some((s) => s.kind === "human" && !(s.taken && (s.online || s.standin)));
+  if (!state.shuffling && !waiting) return null;
+  return el("p", { class: "muted", role: "status", "data-testid": "first-deal-note" },
+    t(state.shuffling ? "shuffling" : "waitingForPeople"));
+}
+
 /** Draw the table as last heard (or "connecting…" before the first state). */
 export function renderTable() {
   state = live.state;
@@ -335,11 +343,12 @@ export function renderTable() {
     "aria-label": t("tableLabel"),
   },
   el("p", { class: `turn-line ${myTurn ? "mine" : ""}`, "data-testid": "turn" }, turnText(v)),
+  firstDealNote(),
   el("div", { class: "opponents" }, seatPanel(seats[left], v, "left", said[left]), seatPanel(seats[right], v, "right", said[right])),
   el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
   seatPanel(seats[me], v, "me", said[me]),
   handView(v),
-  actionsView(v));
+  state.shuffling ? null : actionsView(v));
   app.replaceChildren(el("div", { class: "table-layout" },
     el("div", { class: "main-col" }, endView(), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
