@@ -70,8 +70,8 @@ function optionsTable(hint) {
       return el("tr", { class: chosen ? "chosen" : null, "data-action": o.action, "data-chosen": String(chosen) },
         el("td", {}, String(i + 1)),
         el("td", {}, optionLabel(o.action)),
-        el("td", { class: "num" }, fixed(o.score, 1)),
-        tricks ? el("td", { class: "num" }, o.tricks === null ? "" : o.tricks.toFixed(1)) : null,
+        el("td", { class: "num" }, fixed(o.score, 2)),
+        tricks ? el("td", { class: "num" }, o.tricks === null ? "" : o.tricks.toFixed(2)) : null,
         el("td", {}, chosen ? el("span", { class: "badge hint-choice" }, t("hintChoice")) : null));
     })));
 }
