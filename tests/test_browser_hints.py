@@ -84,6 +84,7 @@ def test_hint_on_every_kind_of_decision_at_a_practice_table(server: LiveServer, 
     page.select_option("#seat1", "heuristic")
     page.select_option("#seat2", "heuristic")
     page.check("[data-testid=hints]")
+    page.screenshot(path=str(SHOTS / "hint-lobby-form.png"))
     page.click("[data-testid=create]")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     page.wait_for_selector(TABLE)

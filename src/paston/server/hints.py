@@ -38,7 +38,7 @@ KEEP = 256
 #: hint reads only the seat's own view, so knowing the seed tells nothing hidden).
 HINT_SEED = 0x48494E54
 
-Key = tuple[str, int, int]
+Key = tuple[str, int, int, str]
 
 
 class HintService:
@@ -82,7 +82,8 @@ class HintService:
         """The ``hint`` message for ``seat`` at ``table`` now (see :meth:`check`)."""
         seat = self.check(table, seat)
         version = table.version
-        key = (table.id, version, seat)
+        # the deal's commitment too: a provisional first deal shuffled again keeps version 0
+        key = (table.id, version, seat, table.seeds[-1][1] if table.seeds else "")
         done = self._done.get(key)
         if done is not None:
             self._done.move_to_end(key)

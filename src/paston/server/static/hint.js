@@ -7,11 +7,20 @@ import { el } from "./dom.js";
 import { live } from "./live.js";
 import { actionLabel, t } from "./text.js";
 
-/** The last hint heard and whether one is awaited (for the table version asked at). */
+const WAIT_MS = 8000; // longer than the server's hard timeout of a hint (5 s)
+
+/** The last hint heard (with the decision it answers) and the decision one is awaited for. */
 export const hints = { hint: null, waiting: null };
 
+/** A decision: the table's version and the hand (a provisional first deal shuffled
+ * again starts over at version 0 with another hand). */
+function decision(state) {
+  return `${state.version}|${state.view.hand.join(",")}`;
+}
+
 live.onHint = (msg) => {
-  hints.hint = msg;
+  const state = live.state;
+  hints.hint = state && msg.version === state.version ? { ...msg, decision: decision(state) } : null;
   hints.waiting = null;
   rerender();
 };
@@ -22,15 +31,22 @@ export function canHint(state) {
     && !state.shuffling && !state.winners.length);
 }
 
-/** Ask the server for the hint of the current decision (once per table version). */
+/** Ask the server for the hint of the current decision (once per decision). */
 export function askHint() {
   const state = live.state;
   const ws = live.socket;
   if (!canHint(state) || !ws || ws.readyState !== WebSocket.OPEN) return;
-  if (hints.waiting === state.version || (hints.hint && hints.hint.version === state.version)) return;
-  hints.waiting = state.version;
+  if (hints.waiting === decision(state) || (hints.hint && hints.hint.decision === decision(state))) return;
+  const asked = decision(state);
+  hints.waiting = asked;
   ws.send(JSON.stringify({ type: "hint" }));
   rerender();
+  // no answer (an error is shown by live.js; a lost connection): the button comes back
+  setTimeout(() => {
+    if (hints.waiting !== asked) return;
+    hints.waiting = null;
+    rerender();
+  }, WAIT_MS);
 }
 
 document.addEventListener("keydown", (e) => {
@@ -79,13 +95,13 @@ function optionsTable(hint) {
 /** The hint area of a practice table: the button, and the options once they come. */
 export function hintView(state) {
   if (!state || !state.table.hints) return null;
-  const current = hints.hint && hints.hint.version === state.version && hints.hint.seat === state.you
+  const current = hints.hint && hints.hint.decision === decision(state) && hints.hint.seat === state.you
     ? hints.hint : null;
   if (!canHint(state)) {
     return el("div", { class: "hint-panel", "data-testid": "hint-panel" },
       el("p", { class: "muted" }, t("hintPractice")));
   }
-  const waiting = hints.waiting === state.version;
+  const waiting = hints.waiting === decision(state);
   return el("div", { class: "hint-panel", "data-testid": "hint-panel" },
     el("button", {
       type: "button", class: "secondary", "data-testid": "hint-button", "aria-keyshortcuts": "h",
