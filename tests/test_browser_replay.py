@@ -286,6 +286,14 @@ def test_r8_2_an_opened_record_shows_the_reset_and_no_marks(
     page.on("request", lambda r: asked.append(r.url) if "/analysis" in r.url else None)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
+    empty = tmp_path / "empty.json"  # a game stopped before its first deal: nothing to step through
+    empty.write_text(json.dumps({**record, "deals": [], "winners": []}), encoding="utf-8")
+    page.goto(f"{server.url}/replay")
+    page.wait_for_selector("#record-file")
+    page.set_input_files("#record-file", str(empty))
+    page.wait_for_selector(REPLAY)
+    assert "no deal" in page.inner_text(REPLAY)
+    page.keyboard.press("ArrowRight")  # nothing to do, and no error
     page.goto(f"{server.url}/replay")
     page.wait_for_selector("#record-file")
     assert page.locator("h1").count() == 1

@@ -28,6 +28,7 @@ export const en = {
   markBest: "Better: {cards}.",
   openAnalysis: "Open the analysis",
   analysisPending: "The analysis of this deal is being prepared…",
+  replayNoDeals: "The record holds no deal yet.",
 };
 
 export const hy = {
@@ -57,6 +58,7 @@ export const hy = {
   markBest: "Ավելի լավ՝ {cards}։",
   openAnalysis: "Բացել վերլուծությունը",
   analysisPending: "Այս բաժանման վերլուծությունը պատրաստվում է…",
+  replayNoDeals: "Գրառման մեջ դեռ բաժանում չկա։",
 };
 
 export const ru = {
@@ -86,6 +88,7 @@ export const ru = {
   markBest: "Лучше: {cards}.",
   openAnalysis: "Открыть разбор",
   analysisPending: "Разбор этой сдачи готовится…",
+  replayNoDeals: "В записи ещё нет ни одной сдачи.",
 };
 
 export const es = {
@@ -115,6 +118,7 @@ export const es = {
   markBest: "Mejor: {cards}.",
   openAnalysis: "Abrir el análisis",
   analysisPending: "Se está preparando el análisis de este reparto…",
+  replayNoDeals: "El registro aún no tiene ningún reparto.",
 };
 
 export const ja = {
@@ -144,4 +148,5 @@ export const ja = {
   markBest: "より良い手：{cards}。",
   openAnalysis: "分析を開く",
   analysisPending: "この配りの分析を準備中です…",
+  replayNoDeals: "この記録にはまだ配りがありません。",
 };

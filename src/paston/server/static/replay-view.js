@@ -110,7 +110,8 @@ function contractView(deal, step, names) {
       dot(step.declarer), t("declarerLine", { name: names[step.declarer] })));
   }
   lines.push(el("p", { class: "contract", "data-testid": "replay-trump", "data-trump": step.contract || "" },
-    step.contract ? t("trumpWord", { contract: word(step.contract) }) : t("trumpNotYet")));
+    step.contract ? t("trumpWord", { contract: word(step.contract) })
+      : step.result && step.result.outcome === "surrender" ? t("surrenders") : t("trumpNotYet")));
   if (step.defenders.length) {
     lines.push(el("p", { "data-testid": "replay-defenders" },
       t("defendersLine", { names: step.defenders.map((s) => names[s]).join(t("and")) })));

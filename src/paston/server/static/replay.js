@@ -80,6 +80,11 @@ export function renderReplay() {
     picker();
     return;
   }
+  if (!data.deals.length) {
+    app.replaceChildren(el("section", { class: "panel replay", "data-testid": "replay" },
+      el("h1", {}, t("replayTitle")), el("p", {}, t("replayNoDeals"))));
+    return;
+  }
   const deal = data.deals[dealIndex];
   const step = deal.steps[stepIndex];
   const names = namesOf(data);
@@ -113,7 +118,9 @@ async function openRecordFile(e) {
   try {
     data = await api("/api/replay", await file.text());
     tableId = null;
-    go(0, 0);
+    dealIndex = 0;
+    stepIndex = 0;
+    rerender();
   } catch (err) {
     showError(err.code, err.message);
   }
@@ -126,7 +133,7 @@ const KEYS = {
 };
 
 document.addEventListener("keydown", (e) => {
-  if (!data || !KEYS[e.key] || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (!data || !data.deals.length || !KEYS[e.key] || e.altKey || e.ctrlKey || e.metaKey) return;
   if (!document.querySelector("[data-testid=replay]")) return;
   if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.target.isContentEditable) return;
   e.preventDefault();
