@@ -344,15 +344,32 @@ def test_analysis_marks_the_costly_moves_and_opens_the_analysis(
             None,
         ],
         "decisions": [
-            {"index": bid, "seat": 0, "phase": "auction", "chosen": "pass", "options": [], "bot": "pass"}
+            {
+                "index": bid,
+                "seat": deal["actions"][bid]["seat"],
+                "phase": "auction",
+                "chosen": action_text(deal["actions"][bid]),
+                "options": [{"action": "pass", "score": -1.5}, {"action": "bid spades", "score": 2.0}],
+                "bot": "bid spades",
+            }
         ],
         "totals": [],
-        "mistakes": "not a list",
+        "mistakes": [  # the real shape: cards and decisions that cost points, costliest first
+            {"index": costly, "seat": 0, "what": "AH", "cost_points": 10},
+            {"index": bid, "seat": 0, "what": "pass", "cost_points": 3.456},
+        ],
+    }
+    garbage = {
+        "cards": "x",
+        "decisions": [None, 5],
+        "mistakes": [{"index": -1, "cost_points": 5}, {"index": 2}],
     }
     answers = {"status": 202}
 
     def reply(route: Any) -> None:
-        if f"/deals/{index}/analysis" in route.request.url and answers["status"] == 200:
+        if route.request.url.endswith("/deals/0/analysis") and index != 0:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(garbage))
+        elif f"/deals/{index}/analysis" in route.request.url and answers["status"] == 200:
             route.fulfill(status=200, content_type="application/json", body=json.dumps(analysis))
         elif f"/deals/{index}/analysis" in route.request.url:
             route.fulfill(status=202, content_type="application/json", body="{}")
@@ -360,29 +377,41 @@ def test_analysis_marks_the_costly_moves_and_opens_the_analysis(
             route.fulfill(
                 status=404,
                 content_type="application/json",
-                body='{"error": {"code": "no-analysis", "message": "none"}}',
+                body='{"error": {"code": "no-deal", "message": "none"}}',
             )
 
     page = open_page()
     page.add_init_script(
-        "window.opened = []; window.pastonOpenAnalysis = (t, d) => window.opened.push([t, d]);"
+        "window.opened = []; window.pastonOpenAnalysis = (...args) => window.opened.push(args);"
     )
     page.route("**/api/tables/*/deals/*/analysis", reply)
     page.goto(f"{server.url}/replay/{table_id}")
     page.wait_for_selector(REPLAY)
-    assert shown(page)["marks"] == []  # deal 0: 404, no marks, no error
+    if index != 0:  # deal 0's analysis is garbage: no marks, no error, no button
+        page.wait_for_function("() => document.querySelector('[data-testid=replay]').dataset.marks === '0'")
+        assert shown(page)["marks"] == []
+    if index > 1:  # deal 1 has none (404): likewise
+        go_to_deal(page, 1)
+        assert shown(page)["marks"] == [] and page.locator("[data-testid=open-analysis]").count() == 0
     go_to_deal(page, index)
     page.wait_for_selector("[data-testid=analysis-pending]")
     answers["status"] = 200  # asked again a few seconds later
     page.wait_for_selector("[data-testid=open-analysis]", timeout=10_000)
     step_to(page, costly)
     got = shown(page)
-    assert [m["index"] for m in got["marks"]] == [costly]  # on the next move only (not played yet)
-    assert "10 points (1 tricks)" in got["marks"][0]["label"] and "A♥" in got["marks"][0]["label"]
+    marks = {m["index"]: m["label"] for m in got["marks"]}
+    assert sorted(marks) == [bid, costly]  # the bid said; the card to play next (not played yet)
+    assert "10 points (1 tricks)" in marks[costly] and "A♥" in marks[costly]
+    assert "3.5 points" in marks[bid] and "Bid paston ♠" in marks[bid]
     step_to(page, costly + 1)
-    assert {m["index"] for m in shown(page)["marks"]} == {costly}  # now on the card in the trick
+    assert {m["index"] for m in shown(page)["marks"]} == {bid, costly}  # now on the card in the trick
     page.keyboard.press("End")
     page.wait_for_function(f"() => document.querySelector('{REPLAY}').dataset.phase === 'over'")
-    assert [m["index"] for m in shown(page)["marks"]] == [costly]  # in the list of tricks
+    assert sorted(m["index"] for m in shown(page)["marks"]) == [bid, costly]  # auction, list of tricks
     page.click("[data-testid=open-analysis]")
-    assert page.evaluate("window.opened") == [[table_id, index]]
+    assert page.evaluate("window.opened") == [[table_id, index, deal_number(record, index)]]
+
+
+def deal_number(record: dict[str, Any], index: int) -> int:
+    """A deal's number on the score sheet: the scored deals counted (redeals are not)."""
+    return sum("result" in d for d in record["deals"][: index + 1])

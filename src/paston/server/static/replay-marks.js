@@ -33,11 +33,15 @@ export function marksOf(analysis) {
     if (!c || typeof c !== "object") continue;
     add(c.index, { points: c.cost_points, tricks: isNumber(c.cost_tricks) ? c.cost_tricks : null }, c);
   }
+  const decisions = new Map();
   for (const d of Array.isArray(analysis.decisions) ? analysis.decisions : []) {
-    if (d && typeof d === "object") add(d.index, costOfDecision(d), d);
+    if (!d || typeof d !== "object") continue;
+    decisions.set(d.index, d);
+    add(d.index, costOfDecision(d), d);
   }
+  // a decision's cost (the expected points its choice gave up) is in the mistakes
   for (const m of Array.isArray(analysis.mistakes) ? analysis.mistakes : []) {
-    if (m && typeof m === "object") add(m.index, costOfDecision(m), m);
+    if (m && typeof m === "object") add(m.index, costOfDecision(m), { bot: decisions.get(m.index)?.bot, ...m });
   }
   return marks;
 }

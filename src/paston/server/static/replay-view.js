@@ -18,8 +18,11 @@ export function namesOf(data) {
 export function markNode(marks, index) {
   const m = marks && marks.get(index);
   if (!m) return null;
-  const parts = [t(m.tricks ? "markCostTricks" : "markCost", { points: m.points, tricks: m.tricks })];
-  if (m.best.length) parts.push(t("markBest", { cards: m.best.map((c) => (/^[2-9TJQKA][SCDH]$/.test(c) ? cardText(c) : c)).join(" ") }));
+  const points = Number.isInteger(m.points) ? m.points : m.points.toFixed(1);
+  const parts = [t(m.tricks ? "markCostTricks" : "markCost", { points, tricks: m.tricks })];
+  const shown = (a) => (/^[2-9TJQKA][SCDH]$/.test(a) ? cardText(a) : actionLabel(a));
+  if (m.best.length) parts.push(t("markBest", { cards: m.best.map(shown).join(" ") }));
+  else if (m.bot) parts.push(t("markBot", { action: shown(m.bot) }));
   const label = parts.join(" ");
   return el("span", { class: "mark", role: "img", title: label, "aria-label": label, "data-mark": index }, "?");
 }

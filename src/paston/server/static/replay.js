@@ -67,10 +67,10 @@ function analysisButton(found) {
     return found && found.status === "pending"
       ? el("span", { class: "muted", "data-testid": "analysis-pending" }, t("analysisPending")) : null;
   }
-  const table = tableId, deal = dealIndex;
+  const table = tableId, deal = dealIndex, number = data.deals[dealIndex].number;
   return el("button", {
     type: "button", class: "secondary", "data-testid": "open-analysis",
-    onclick: () => window.pastonOpenAnalysis?.(table, deal),
+    onclick: () => window.pastonOpenAnalysis?.(table, deal, number),
   }, t("openAnalysis"), found.marks.size ? ` (${found.marks.size})` : "");
 }
 
