@@ -67,6 +67,13 @@ def serve(
     max_watchers: int = typer.Option(
         200, "--max-watchers", min=0, max=100_000, help="Spectators a table takes at most."
     ),
+    replay_bytes: int = typer.Option(
+        1_000_000,
+        "--replay-bytes",
+        min=1_000,
+        max=20_000_000,
+        help="Largest record file (bytes) a person may open in the replay viewer.",
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
     import contextlib
@@ -91,6 +98,7 @@ def serve(
         open_tables=open_tables,
         retire_after=retire_after,
         trusted_proxies=proxies,
+        replay_bytes=replay_bytes,
     )
 
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -10,12 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
-from paston.errors import RecordError, RulesError
-from paston.record import loads as record_loads
+from paston.errors import RulesError
 from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.cache import KEEP_FINISHED
@@ -25,12 +25,11 @@ from paston.server.http import error_response, install_http, page_response
 from paston.server.limits import CreationGate, Limits, client_key
 from paston.server.lobby import MAX_PAGE, PAGE, Lobby
 from paston.server.manager import MAX_WATCHERS, TableManager
-from paston.server.replay import replay_steps
+from paston.server.replayjobs import ReplayBuilder, read_limited
 from paston.server.retire import Retirer
 from paston.server.seeds import SEED_TIMEOUT
 from paston.server.websocket import add_table_socket
 
-MAX_RECORD_BYTES = 2_000_000
 STATIC = Path(__file__).parent / "static"
 
 
@@ -137,6 +136,7 @@ def create_app(
     lobby = Lobby(manager.tables, limits)
     gate = CreationGate(limits)
     retirer = Retirer(manager, limits.retire_after, on_sweep=lambda now: gate.prune(now, lobby.open_ids()))
+    replays = ReplayBuilder(workers=0 if bot_workers == 0 else 1)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -153,6 +153,7 @@ def create_app(
         lobby.close()
         retirer.stop()
         manager.stop_bots()
+        replays.close()
         manager.rounds.stop(manager.tables.values())
         manager.log.close()
         if checkpointer is not None:
@@ -230,20 +231,19 @@ def create_app(
         return {"id": new.id, "invite": f"/t/{new.id}", "token": token}
 
     @app.get("/api/tables/{table_id}/replay")
-    async def table_replay(table_id: str) -> dict[str, Any]:
-        manager.record(table_id)  # only once the game is over
-        return replay_steps(manager.get(table_id).match)
+    async def table_replay(table_id: str) -> Response:
+        record = manager.record(table_id)  # only once the game is over
+        seats = manager.get(table_id).summary()["seats"]
+        players = [{k: s[k] for k in ("seat", "kind", "bot", "name", "taken")} for s in seats]
+        story = await replays.build(json.dumps(record), players, key=table_id)
+        return Response(story, media_type="application/json")
 
     @app.post("/api/replay")
-    async def record_replay(request: Request) -> JSONResponse:
-        body = await request.body()
-        if len(body) > MAX_RECORD_BYTES:
-            return error_response(413, "too-large", "the record is too large")
-        try:
-            match = record_loads(body.decode("utf-8", errors="replace"))
-        except RecordError as err:
-            return error_response(400, err.code, str(err))
-        return JSONResponse(replay_steps(match))
+    async def record_replay(request: Request) -> Response:
+        text = await read_limited(request, limits.replay_bytes)
+        if text is None:
+            return error_response(413, "too-large", f"the record is larger than {limits.replay_bytes} bytes")
+        return Response(await replays.build(text), media_type="application/json")
 
     @app.get("/api/games")
     async def finished_games(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
