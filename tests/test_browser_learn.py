@@ -130,6 +130,9 @@ def test_r7_the_learn_page_shows_every_section_and_the_engine_s_scores(
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shot), full_page=True)
     check_png(shot)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the page does not scroll sideways
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.screenshot(path=str(SHOTS / f"learn-phone-{lang}.png"), full_page=True)
 
 
 COACH = "[data-testid=coach]"
@@ -176,6 +179,8 @@ def test_a_guided_practice_deal_from_the_learn_page_to_its_end(
         if step not in said and not shot.exists():
             page.screenshot(path=str(shot), full_page=True)
         said[step] = text
+        spoken = page.evaluate("document.getElementById('coach-live').textContent")
+        assert text.startswith(spoken), (spoken, text)  # read out to screen readers too
         if act(page, defend, rng) == "play" and played is None:
             played = deals
 

@@ -116,6 +116,17 @@ function step(state, facts) {
   }
 }
 
+/** Tell screen readers what the coach says now, once per change (a polite live region that
+ * stays in place while the panel is drawn again). */
+function speak(text) {
+  let region = document.getElementById("coach-live");
+  if (!region) {
+    region = el("div", { id: "coach-live", class: "sr-only", "aria-live": "polite" });
+    document.body.append(region);
+  }
+  if (region.textContent !== text) region.textContent = text;
+}
+
 /** The coach's panel for ``state`` (null when this page does not coach). */
 export function coachPanel(state) {
   if (!coaching() || !state) return null;
@@ -124,6 +135,8 @@ export function coachPanel(state) {
   const names = seatNames(state.table);
   const now = facts ? step(state, facts) : { id: "loading", lines: [{ key: "learn_loading" }] };
   const v = state.view;
+  const said = now.lines.map((line) => t(line.key, line.params || {}));
+  speak(said[0]);
   const extra = [];
   const last = v.phase === "play" ? v.last_trick : null;
   if (last && v.contract) {
@@ -141,7 +154,7 @@ export function coachPanel(state) {
     class: "panel coach", "data-testid": "coach", "data-step": now.id, "aria-labelledby": "coach-title",
   },
   el("h2", { id: "coach-title" }, t("coach_title")),
-  el("div", { class: "coach-say", "data-testid": "coach-text" }, now.lines.map((line) => el("p", {}, t(line.key, line.params || {})))),
+  el("div", { class: "coach-say", "data-testid": "coach-text" }, said.map((text) => el("p", {}, text))),
   extra,
   el("p", { class: "coach-links" }, el("a", { href: "/learn", "data-testid": "coach-rules" }, t("coach_rules"))));
 }

@@ -38,7 +38,7 @@ function words(extra = {}) {
   return {
     paston: GAME.spades, glitch: GAME.clubs, dineri: GAME.diamonds, gupa: GAME.hearts,
     grkha: GAME["best-spades"], prikup: GAME.prikup, whist: GAME.whist,
-    target: facts ? facts.target : "…", ...extra,
+    target: facts ? facts.target : "…", need: facts ? facts.quotas.declarer : "…", ...extra,
   };
 }
 
@@ -65,7 +65,7 @@ function section(id, ...body) {
 
 function ladderTable() {
   const contracts = facts ? facts.contracts : [];
-  return el("table", { class: "learn-table", "data-testid": "ladder" },
+  return el("div", { class: "sheet-wrap" }, el("table", { class: "learn-table", "data-testid": "ladder" },
     el("caption", {}, t("learn_ladder_caption")),
     el("thead", {}, el("tr", {}, ["learn_col_step", "learn_col_name", "learn_col_trump", "learn_col_mult"]
       .map((k) => el("th", { scope: "col" }, t(k))))),
@@ -73,20 +73,20 @@ function ladderTable() {
       el("td", {}, String(i + 1)),
       el("th", { scope: "row" }, word(c.contract)),
       el("td", {}, el("span", { class: "learn-suit" }, cardNode(`A${c.trump}`, { size: "tiny" }), " ", suitName(c.trump))),
-      el("td", {}, `×${c.multiplier}`)))));
+      el("td", {}, `×${c.multiplier}`))))));
 }
 
 function quotaTable() {
   const q = facts ? facts.quotas : {};
   const row = (key, need) => el("tr", {}, el("th", { scope: "row" }, t(key, words())), el("td", {}, need));
-  return el("table", { class: "learn-table", "data-testid": "quotas" },
+  return el("div", { class: "sheet-wrap" }, el("table", { class: "learn-table", "data-testid": "quotas" },
     el("caption", {}, t("learn_quota_caption")),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("learn_col_who")), el("th", { scope: "col" }, t("learn_col_need")))),
     el("tbody", {},
       row("learn_quota_declarer", t("learn_tricksOf", { n: q.declarer ?? "…" })),
       row("learn_quota_two", t("learn_tricksEach", { n: q["two-defenders"] ?? "…" })),
       row("learn_quota_lone", t("learn_tricksOf", { n: q["lone-defender"] ?? "…" })),
-      row("learn_quota_passer", t("learn_quota_out", words({ score: facts ? num(facts.passer.score) : "…" })))));
+      row("learn_quota_passer", t("learn_quota_out", words({ score: facts ? num(facts.passer.score) : "…" }))))));
 }
 
 function rowLabel(r) {
