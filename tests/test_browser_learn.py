@@ -171,6 +171,7 @@ def test_a_guided_practice_deal_from_the_learn_page_to_its_end(
     for old in SHOTS.glob(f"coach-*-{lang}.png"):
         old.unlink()
     assert [s.kind for s in table.seats] == ["human", "bot", "bot"]  # a person against two computers
+    assert table.hints  # a practice table: the Hint button is there on the seat's turns
 
     said: dict[str, str] = {}  # what the coach said at each step
     rng = random.Random(3)
@@ -192,6 +193,8 @@ def test_a_guided_practice_deal_from_the_learn_page_to_its_end(
         if step not in said and not shot.exists():
             page.screenshot(path=str(shot), full_page=True)
         said[step] = text
+        assert page.locator("[data-testid=hint-button]").is_visible()
+        assert page.inner_text("[data-testid=hint-button]") in page.inner_text("[data-testid=coach-hint]")
         spoken = page.evaluate("document.getElementById('coach-live').textContent")
         assert text.startswith(spoken), (spoken, text)  # read out to screen readers too
         if act(page, defend, rng) == "play" and played is None:

@@ -6,6 +6,7 @@ import { el } from "./dom.js";
 import { loadScoreFacts, scoreFacts } from "./learn.js";
 import { seatNames } from "./players.js";
 import { cardText } from "./cards.js";
+import { canHint } from "./hint.js";
 import { outcomeText } from "./sheet.js";
 import { rerender } from "./chrome.js";
 import { signed, t, word } from "./text.js";
@@ -149,7 +150,9 @@ export function coachPanel(state) {
       n: row.deal, outcome: outcomeText(row, names), score: signed(row.scores[state.you]),
     })));
   }
-  if (state.table.hints) extra.push(el("p", { class: "muted" }, t("coach_hint")));
+  if (canHint(state)) { // a practice table made from the Learn page has hints (hint.js)
+    extra.push(el("p", { class: "muted", "data-testid": "coach-hint" }, t("coach_hint", { button: t("hintButton") })));
+  }
   return el("section", {
     class: "panel coach", "data-testid": "coach", "data-step": now.id, "aria-labelledby": "coach-title",
   },

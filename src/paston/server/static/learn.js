@@ -140,8 +140,7 @@ function practiceBot() {
   return level ? { kind: "bot", bot, level: Number(level) } : { kind: "bot", bot };
 }
 
-/** A practice table against two computer players, this browser seated on seat 1; asks for
- * the table setting ``hints`` and makes the table without it where the server has none. */
+/** A practice table (hints on) against two computer players, this browser seated on seat 1. */
 async function startPractice() {
   if (starting) return;
   starting = true;
@@ -149,14 +148,7 @@ async function startPractice() {
   const bot = practiceBot();
   const body = { name: t("learn_tableName"), rules: {}, seats: [{ kind: "human" }, bot, bot], hints: true };
   try {
-    let made;
-    try {
-      made = await api("/api/tables", body);
-    } catch (err) {
-      if (err.code !== "malformed" || !/^hints\b/.test(err.message)) throw err;
-      delete body.hints;
-      made = await api("/api/tables", body);
-    }
+    const made = await api("/api/tables", body);
     const got = await api(`/api/tables/${made.id}/seats/0`, { name: savedName() || t("learn_playerName") });
     rememberSeat(made.id, got.token);
     location.href = `${made.invite}?coach=1`;
