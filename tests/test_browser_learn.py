@@ -130,6 +130,7 @@ def test_r7_the_learn_page_shows_every_section_and_the_engine_s_scores(
     assert ["img", ace] in labels
 
     text = page.inner_text("#app")
+    assert "{" not in text and "…" not in text, text  # every placeholder filled, every fact arrived
     assert f"−{121}" in text  # the −target reset of R8.2
     assert page.inner_text("h1") == title
     if lang in ("hy", "ru", "ja"):  # languages with their own script: no English left
@@ -207,6 +208,7 @@ def test_a_guided_practice_deal_from_the_learn_page_to_its_end(
     score = sheet[-1]["scores"][0]
     assert (f"+{score}" if score > 0 else str(score).replace("-", "−")) in result, (result, sheet[-1])
     everything = " ".join(said.values()) + " " + page.inner_text(COACH)
+    assert "{" not in everything, everything
     if lang == "en":
         assert "Your turn to bid" in said["auction-mine"]
         assert "Deal" in result

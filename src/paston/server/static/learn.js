@@ -177,7 +177,8 @@ export function renderLearn() {
       el("ul", {}, li("learn_ladder_2"), li("learn_ladder_3"), li("learn_ladder_4"), li("learn_ladder_5")),
       p("learn_ladder_advice")),
     section("prikup", el("ol", {}, li("learn_prikup_1"), li("learn_prikup_2"),
-      li("learn_prikup_4", facts ? { declarer: num(facts.surrender.declarer), opponent: signed(facts.surrender.opponent) } : {})),
+      li("learn_prikup_4", facts ? { declarer: num(facts.surrender.declarer), opponent: signed(facts.surrender.opponent) }
+        : { declarer: "…", opponent: "…" })),
     p("learn_prikup_3"), figure(["7S", "AH"], "learn_trump_caption")),
     section("whist", p("learn_whist_1"), quotaTable(),
       el("ul", {}, li("learn_whist_2"), li("learn_whist_3")), p("learn_whist_advice")),
