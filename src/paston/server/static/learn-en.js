@@ -95,7 +95,7 @@ export default {
   coach_auction_wait: "{name} is bidding. Bids climb the ladder one step at a time: {ladder}.",
   coach_auction_out: "You passed, so you are out of the bidding for this deal. The highest bidder will declare.",
   coach_auction_bid: "Your turn to bid. Bidding {contract} means: if nobody bids higher, you declare and must take at least {need} of the 10 tricks. Or pass: a pass is final for this deal.",
-  coach_auction_why: "A rule of thumb: bid with a long suit or several aces, pass with a weak hand. Your longest suit is {suit} ({n} cards) and you hold {aces} aces.",
+  coach_auction_why: "A rule of thumb: bid with a long suit or several aces, pass with a weak hand. Your longest suit is {suit} ({n} cards); aces in your hand: {aces}.",
   coach_auction_passOnly: "Your turn: you can only pass now.",
   coach_discard_mine: "You declare! The two {prikup} cards are now in your hand (marked with a dot). Choose any 2 of your 12 cards to put away face down, then confirm.",
   coach_discard_why: "Good discards are low cards of a short suit: once you have none of a suit left, you can trump it.",

@@ -95,7 +95,7 @@ export default {
   coach_auction_wait: "{name} está pujando. Las pujas suben la escalera de peldaño en peldaño: {ladder}.",
   coach_auction_out: "Has pasado: quedas fuera de la subasta en esta mano. Declarará quien tenga la puja más alta.",
   coach_auction_bid: "Te toca pujar. Pujar {contract} significa: si nadie puja más alto, declaras y debes ganar al menos {need} de las 10 bazas. O pasa: el paso es definitivo en esta mano.",
-  coach_auction_why: "Una regla práctica: puja con un palo largo o varios ases, pasa con una mano débil. Tu palo más largo es {suit} ({n} cartas) y tienes {aces} ases.",
+  coach_auction_why: "Una regla práctica: puja con un palo largo o varios ases, pasa con una mano débil. Tu palo más largo es {suit} ({n} cartas); ases en tu mano: {aces}.",
   coach_auction_passOnly: "Te toca: ahora solo puedes pasar.",
   coach_discard_mine: "¡Declaras tú! Las dos cartas del {prikup} ya están en tu mano (marcadas con un punto). Elige 2 cualesquiera de tus 12 cartas para apartarlas boca abajo y confirma.",
   coach_discard_why: "Buenos descartes son las cartas bajas de un palo corto: cuando no te quede ninguna de un palo, podrás fallarlo con triunfo.",
