@@ -22,6 +22,7 @@ from paston.server.cache import KEEP_FINISHED
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.errors import TableError
 from paston.server.http import error_response, install_http, page_response
+from paston.server.learn import score_table
 from paston.server.limits import CreationGate, Limits, client_key
 from paston.server.lobby import MAX_PAGE, PAGE, Lobby
 from paston.server.manager import MAX_WATCHERS, TableManager
@@ -175,6 +176,14 @@ def create_app(
     async def server_meta() -> dict[str, Any]:
         return meta()
 
+    @app.get("/api/scores")
+    async def scores(preset: str | None = Query(None, max_length=40)) -> dict[str, Any]:
+        try:
+            rules = Rules() if preset is None else Rules.preset(preset)
+        except RulesError as err:
+            raise TableError("bad-rules", str(err)) from None
+        return score_table(rules)
+
     @app.get("/api/tables")
     async def open_tables(
         limit: int = Query(PAGE, ge=1, le=MAX_PAGE), offset: int = Query(0, ge=0)
@@ -263,6 +272,10 @@ def create_app(
 
     @app.get("/t/{table_id}")
     async def table_page(table_id: str) -> HTMLResponse:
+        return page_response(page)
+
+    @app.get("/learn")
+    async def learn_page() -> HTMLResponse:
         return page_response(page)
 
     @app.get("/replay")

@@ -24,6 +24,12 @@ function tokenKey(id) {
   return `paston-token-${id}`;
 }
 
+/** Keep the seat ``token`` of table ``id`` for this browser (a seat taken elsewhere, as
+ * the Learn page's practice table is). */
+export function rememberSeat(id, token) {
+  localStorage.setItem(tokenKey(id), token);
+}
+
 /** The name this browser last sat down with ("" when none). */
 export function savedName() {
   return localStorage.getItem(NAME_KEY) || "";

@@ -122,7 +122,8 @@ export function renderLobby() {
     el("div", { class: "fields" }, meta ? ruleFields(meta) : null, takeoverField())),
     el("button", { class: "primary", type: "submit", "data-testid": "create" }, t("createTable")));
   app.replaceChildren(el("div", { class: "lobby" },
-    el("section", { class: "panel" }, el("h1", {}, t("newTable")), created),
+    el("section", { class: "panel" }, el("h1", {}, t("newTable")),
+      el("p", { class: "learn-link" }, el("a", { href: "/learn", "data-testid": "learn-link" }, t("learn_link"))), created),
     el("section", { class: "panel", id: "lobby-lists" }, lists())));
 }
 

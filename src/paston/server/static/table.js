@@ -4,6 +4,7 @@ import { GAME } from "./i18n.js";
 import { cardBack, cardNode, sortCards } from "./cards.js";
 import { hintView } from "./hint.js";
 import { app, rerender } from "./chrome.js";
+import { coachPanel } from "./coach.js";
 import { el } from "./dom.js";
 import { act, live, rematch, savedName, takeSeat } from "./live.js";
 import { SEAT_COLORS, botDescription, botLabel, seatNames } from "./players.js";
@@ -352,6 +353,6 @@ export function renderTable() {
   state.shuffling ? null : actionsView(v),
   hintView(state));
   app.replaceChildren(el("div", { class: "table-layout" },
-    el("div", { class: "main-col" }, endView(), board),
+    el("div", { class: "main-col" }, endView(), coachPanel(state), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
 }
