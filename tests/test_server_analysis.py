@@ -1,0 +1,116 @@
+"""The analysis of finished deals on the server: computed in worker processes when a deal
+ends, kept in the database (it survives a restart), 202 while it is computed, 404 for a
+deal that does not exist or is not over (nothing of a running deal is analysed)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from tests.test_server_finished import manager_of, play_to_the_end
+
+import paston.server.analysis as server_analysis
+from paston.eval.analysis import analyze_deal
+from paston.server.app import create_app
+from paston.solver import Solver
+
+BOTS = [{"kind": "bot", "bot": "random"}] * 3
+
+
+@pytest.fixture()
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'paston.db'}"
+
+
+def wait_ready(
+    client: TestClient, table: str, deal: int, limit: float = 60.0
+) -> tuple[dict[str, Any], list[int]]:
+    """Poll until the analysis is there; returns it and every status code seen."""
+    codes: list[int] = []
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        res = client.get(f"/api/tables/{table}/deals/{deal}/analysis")
+        codes.append(res.status_code)
+        if res.status_code == 200:
+            return dict(res.json()), codes
+        assert res.status_code == 202, res.text
+        assert res.json() == {"status": "pending"}
+        time.sleep(0.05)
+    raise AssertionError(f"no analysis of deal {deal} within {limit} s: {codes[-5:]}")
+
+
+def test_every_finished_deal_is_analysed_in_a_worker_and_stored(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
+        table = play_to_the_end(client, BOTS)
+        match = manager_of(client).get(table).match
+        solver = Solver()
+        for i, deal in enumerate(match.deals):
+            got, _ = wait_ready(client, table, i)
+            # the same as computing it here: the worker saw the same deal
+            assert got == analyze_deal(deal, i, solver=solver)
+    engine = create_engine(db_url)
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT deal, level FROM analyses WHERE table_id = :t"), {"t": table}).all()
+    engine.dispose()
+    assert sorted(d for d, _ in rows) == list(range(len(match.deals)))
+    assert {level for _, level in rows} == {3}
+
+
+def test_pending_then_ready_and_the_row_survives_a_restart(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
+        table = play_to_the_end(client, BOTS)
+        deals = len(manager_of(client).get(table).match.deals)
+        kept, _ = wait_ready(client, table, 0)
+        for i in range(deals):
+            wait_ready(client, table, i)
+    # forget the last deal's analysis: the next server computes it again when asked
+    engine = create_engine(db_url)
+    with engine.begin() as c:
+        c.execute(
+            text("DELETE FROM analyses WHERE table_id = :t AND deal = :d"), {"t": table, "d": deals - 1}
+        )
+    engine.dispose()
+    calls: list[int] = []
+    real: Callable[[server_analysis.DealJob], dict[str, Any]] = server_analysis.run_analysis
+
+    def counted(job: server_analysis.DealJob) -> dict[str, Any]:
+        calls.append(job.index)
+        return real(job)
+
+    monkeypatch.setattr(server_analysis, "run_analysis", counted)
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=0)) as client:
+        # stored: answered from the row, nothing computed
+        again = client.get(f"/api/tables/{table}/deals/0/analysis")
+        assert again.status_code == 200 and again.json() == kept
+        # not stored: pending first, then ready, computed once
+        got, codes = wait_ready(client, table, deals - 1)
+        assert codes[0] == 202 and codes[-1] == 200
+        assert got["deal"] == deals - 1
+        assert calls == [deals - 1]
+        wait_ready(client, table, deals - 1)
+        assert calls == [deals - 1]
+
+
+def test_no_deal_and_a_running_deal_are_404(db_url: str) -> None:
+    people = [{"kind": "human"}] * 3
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=0)) as client:
+        res = client.post("/api/tables", json={"name": "Open", "rules": {}, "seats": people})
+        table = res.json()["id"]
+        running = client.get(f"/api/tables/{table}/deals/0/analysis")
+        assert running.status_code == 404
+        assert running.json()["error"]["code"] == "deal-not-finished"
+        beyond = client.get(f"/api/tables/{table}/deals/5/analysis")
+        assert beyond.status_code == 404 and beyond.json()["error"]["code"] == "no-deal"
+        negative = client.get(f"/api/tables/{table}/deals/-1/analysis")
+        assert negative.status_code == 404 and negative.json()["error"]["code"] == "no-deal"
+        missing = client.get("/api/tables/nope/deals/0/analysis")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "no-table"
+        bad = client.get(f"/api/tables/{table}/deals/x/analysis")
+        assert bad.status_code == 422
