@@ -1,5 +1,6 @@
 // The score sheet of a table: one row per deal (scores, running totals, resets of R8.2),
 // the running totals as an SVG chart, and a deal's outcome in words.
+import { analysisButton } from "./analysis.js";
 import { el, svg } from "./dom.js";
 import { SEAT_COLORS } from "./players.js";
 import { num, signed, t, word } from "./text.js";
@@ -21,7 +22,8 @@ export function sheetView(state, names) {
   const cols = el("colgroup", {}, el("col", { class: "num" }), el("col", { class: "what" }),
     [0, 1, 2].map(() => el("col", { class: "seat" })));
   const body = el("tbody", {}, state.sheet.map((r) => el("tr", { "data-deal": r.deal, "data-outcome": r.outcome },
-    el("th", { scope: "row" }, String(r.deal)),
+    el("th", { scope: "row" }, String(r.deal),
+      r.index === undefined ? null : analysisButton(state.table.id, r.index, r.deal)),
     el("td", { class: "what" }, outcomeText(r, names)),
     r.totals.map((total, i) => {
       const reset = r.resets.includes(i);
