@@ -19,8 +19,10 @@ import typer
 
 from paston.actions import Action, Kind
 from paston.bots import Player
+from paston.bots.explain import explain
 from paston.cards import Card
 from paston.cli.common import out_console
+from paston.cli.hint import print_hint
 from paston.cli.text import PERSON, conjugate, count, result_lines, says, signed
 from paston.deal import Phase
 from paston.dealing import shuffled_deck
@@ -34,6 +36,7 @@ HELP_TEXT = (
     "Type the number of a choice, or the action itself: 'pass', 'bid clubs' (or just 'clubs'),\n"
     "'whist', 'surrender', a card such as 'AH' or '10♥', or two cards to discard ('7D 8D').\n"
     "Other commands: 'hand' shows your cards, 'last' the last trick, 'score' the totals,\n"
+    "'hint' the computer player's options for this decision, best first,\n"
     "'help' this text, 'quit' saves the game and stops."
 )
 
@@ -251,6 +254,8 @@ class TerminalGame:
             self.say(HELP_TEXT)
         elif low == "hand":
             self.say(f"Your hand: {view.hand.pretty()}")
+        elif low == "hint":
+            print_hint(self.console, explain(view), self.names)
         elif low == "score":
             t = self.match.totals
             self.say("Totals: " + ", ".join(f"{self.names[s]} {signed(t[s])}" for s in range(3)))
