@@ -6,8 +6,8 @@ and against the computer player, as plain JSON.
   maximises their own deal score), the best cards, and what ``pimc`` would have played
   from that seat's view (:meth:`Deal.view`, never the full deal).
 - Each bid, discard, trump and whist decision with a real choice: the options with the
-  computer player's expected score (from :func:`paston.bots.explain.explain` where it is
-  installed), the action chosen and the computer player's own choice.
+  computer player's expected score (:func:`paston.bots.explain.explain`, from the seat's
+  view), the action chosen and the computer player's own choice.
 - Points lost per seat, and the biggest mistakes first.
 
 The bot's seeds come from ``seed`` and the action's index, so the same deal, level and
@@ -26,11 +26,11 @@ seed always give the same analysis, wherever it is computed.
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from paston.actions import Action, Kind
+from paston.bots.explain import explain
 from paston.bots.pimc import DEFAULT_LEVEL, LEVELS, PimcPlayer
 from paston.deal import Deal, Phase
 from paston.solver import MAXN_MIN_MEMORY_MB, Solver
@@ -74,17 +74,6 @@ def action_text(action: Action) -> str:
     return str(action)
 
 
-def _explainer() -> Callable[..., Any] | None:
-    """:func:`paston.bots.explain.explain` where that module is installed, else None
-    (the decisions then carry the computer player's choice without option scores)."""
-    try:
-        module = importlib.import_module("paston.bots.explain")
-    except ImportError:
-        return None
-    found = getattr(module, "explain", None)
-    return found if callable(found) else None
-
-
 def _card_row(c: PlayedCard, bot: Action) -> dict[str, Any]:
     return {
         "index": c.index,
@@ -102,20 +91,13 @@ def _decision_row(
 ) -> tuple[dict[str, Any], float]:
     """One decision's row, and the expected points the choice gave up (0 when the
     chosen action is the best option or has no score)."""
-    view = state.view(seat)
-    explain = _explainer()
-    options: list[dict[str, Any]] = []
-    lost = 0.0
-    if explain is not None:
-        hint = explain(view, level=level, seed=action_seed(seed, index))
-        options = [{"action": action_text(o.action), "score": round(float(o.score), 2)} for o in hint.options]
-        bot = hint.chosen
-        scores = {o["action"]: o["score"] for o in options}
-        mine = scores.get(action_text(chosen))
-        if mine is not None and scores:
-            lost = max(0.0, max(scores.values()) - mine)
-    else:
-        bot = PimcPlayer(seed=action_seed(seed, index), level=level, solver=solver).choose(view)
+    hint = explain(state.view(seat), level=level, seed=action_seed(seed, index), solver=solver)
+    scores = {action_text(o.action): round(float(o.score), 2) for o in hint.options}
+    options = [{"action": a, "score": v} for a, v in scores.items()]
+    mine = scores.get(action_text(chosen))
+    # a choice the player did not consider (a discard outside its candidates) has no score
+    lost = max(0.0, max(scores.values()) - mine) if mine is not None and scores else 0.0
+    bot = hint.chosen
     row = {
         "index": index,
         "seat": seat,
