@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
-from tests.test_server_finished import manager_of, play_to_the_end
+from tests.test_server_finished import manager_of
 
 import paston.server.analysis as server_analysis
 from paston.eval.analysis import analyze_deal
@@ -20,6 +20,20 @@ from paston.server.app import create_app
 from paston.solver import Solver
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 3
+
+
+def play_to_the_end(client: TestClient, target: int = 40) -> str:
+    """A table of computer players, watched until the game is over (several deals)."""
+    res = client.post("/api/tables", json={"name": "Done", "rules": {"target": target}, "seats": BOTS})
+    assert res.status_code == 201, res.text
+    table = str(res.json()["id"])
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        for _ in range(20000):
+            message = ws.receive_json()
+            if message.get("type") == "state" and message["winners"]:
+                return table
+    raise AssertionError("the game did not end")
 
 
 @pytest.fixture()
@@ -46,7 +60,7 @@ def wait_ready(
 
 def test_every_finished_deal_is_analysed_in_a_worker_and_stored(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
-        table = play_to_the_end(client, BOTS)
+        table = play_to_the_end(client)
         match = manager_of(client).get(table).match
         solver = Solver()
         for i, deal in enumerate(match.deals):
@@ -65,17 +79,16 @@ def test_pending_then_ready_and_the_row_survives_a_restart(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
-        table = play_to_the_end(client, BOTS)
+        kept_table, table = play_to_the_end(client), play_to_the_end(client)
         deals = len(manager_of(client).get(table).match.deals)
-        kept, _ = wait_ready(client, table, 0)
+        kept, _ = wait_ready(client, kept_table, 0)
         for i in range(deals):
             wait_ready(client, table, i)
-    # forget the last deal's analysis: the next server computes it again when asked
+    # forget one deal's analysis: the next server computes it again when asked
     engine = create_engine(db_url)
     with engine.begin() as c:
-        c.execute(
-            text("DELETE FROM analyses WHERE table_id = :t AND deal = :d"), {"t": table, "d": deals - 1}
-        )
+        forget = text("DELETE FROM analyses WHERE table_id = :t AND deal = :d")
+        c.execute(forget, {"t": table, "d": deals - 1})
     engine.dispose()
     calls: list[int] = []
     real: Callable[[server_analysis.DealJob], dict[str, Any]] = server_analysis.run_analysis
@@ -87,7 +100,7 @@ def test_pending_then_ready_and_the_row_survives_a_restart(
     monkeypatch.setattr(server_analysis, "run_analysis", counted)
     with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=0)) as client:
         # stored: answered from the row, nothing computed
-        again = client.get(f"/api/tables/{table}/deals/0/analysis")
+        again = client.get(f"/api/tables/{kept_table}/deals/0/analysis")
         assert again.status_code == 200 and again.json() == kept
         # not stored: pending first, then ready, computed once
         got, codes = wait_ready(client, table, deals - 1)
