@@ -36,6 +36,7 @@ from paston.deal import Deal, Phase
 from paston.solver import MAXN_MIN_MEMORY_MB, Solver
 from paston.solver.analysis import PlayedCard
 from paston.solver.analysis import analyze_deal as analyze_play
+from paston.views import DealView
 
 #: The phase names of the decisions (the JSON's ``phase``).
 PHASE_NAMES = {
@@ -72,6 +73,14 @@ def action_text(action: Action) -> str:
     if action.kind is Kind.PLAY:
         return str(action.cards[0])
     return str(action)
+
+
+def bot_card(view: DealView, index: int, *, level: int, seed: int, solver: Solver) -> Action:
+    """What ``pimc`` plays from ``view`` (the seat's view, never the deal) as the action at
+    ``index`` of the deal: its seed comes from ``seed`` and the index."""
+    if len(view.legal_actions) == 1:
+        return view.legal_actions[0]
+    return PimcPlayer(seed=action_seed(seed, index), level=level, solver=solver).choose(view)
 
 
 def _card_row(c: PlayedCard, bot: Action) -> dict[str, Any]:
@@ -144,10 +153,7 @@ def analyze_deal(
         phase = state.phase
         if e.action.kind is Kind.PLAY and phase is Phase.PLAY:
             c = costs[k]
-            view = state.view(e.seat)
-            bot = view.legal_actions[0]
-            if len(view.legal_actions) > 1:
-                bot = PimcPlayer(seed=action_seed(seed, k), level=level, solver=solver).choose(view)
+            bot = bot_card(state.view(e.seat), k, level=level, seed=seed, solver=solver)
             cards.append(_card_row(c, bot))
             lost[e.seat] += c.cost_points
             if c.cost_points > 0:
