@@ -109,7 +109,7 @@ def _worker_start() -> None:
     import paston.eval.analysis  # noqa: F401  (loaded once, before the first deal)
 
 
-def _executor(workers: int) -> Executor:
+def analysis_executor(workers: int) -> Executor:
     """``workers`` processes (forkserver where offered), or one thread with 0 (tests)."""
     if workers <= 0:
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
@@ -143,7 +143,7 @@ class Analyses:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            self._executor = _executor(self.workers)
+            self._executor = analysis_executor(self.workers)
         return self._executor
 
     def start(self) -> None:
