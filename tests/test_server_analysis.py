@@ -4,8 +4,10 @@ deal that does not exist or is not over (nothing of a running deal is analysed).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
 from pathlib import Path
 from typing import Any
 
@@ -127,3 +129,20 @@ def test_no_deal_and_a_running_deal_are_404(db_url: str) -> None:
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "no-table"
         bad = client.get(f"/api/tables/{table}/deals/x/analysis")
         assert bad.status_code == 422
+
+
+def test_a_dead_worker_is_replaced(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
+        table = play_to_the_end(client)
+        wait_ready(client, table, 0)
+    engine = create_engine(db_url)
+    with engine.begin() as c:
+        c.execute(text("DELETE FROM analyses"))
+    engine.dispose()
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
+        analyses = manager_of(client).analyses
+        dying = analyses._pool().submit(os._exit, 3)  # the worker process dies
+        with pytest.raises(BrokenExecutor):
+            dying.result(timeout=30)
+        got, codes = wait_ready(client, table, 0)
+        assert got["deal"] == 0 and codes[0] == 202

@@ -24,7 +24,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,8 @@ log = logging.getLogger("paston.server.analysis")
 
 #: Worker processes that analyse deals, unless the server says otherwise.
 ANALYSIS_WORKERS = 1
+#: Analyses kept in memory (the oldest go first; the database keeps every one).
+KEEP_IN_MEMORY = 256
 #: Their scheduling priority is lowered as the bot workers' is: moves go first.
 WORKER_NICENESS = 19
 
@@ -137,9 +140,9 @@ class Analyses:
         self.level = level
         self.workers = workers
         self._executor: Executor | None = None
-        self._done: dict[tuple[str, int], dict[str, Any]] = {}
+        self._done: dict[tuple[str, int], dict[str, Any]] = {}  # the latest KEEP_IN_MEMORY
         self._running: dict[tuple[str, int], asyncio.Task[None]] = {}
-        self.seconds: dict[tuple[str, int], float] = {}  # how long each computed one took
+        self.durations: deque[float] = deque(maxlen=1000)  # seconds from a deal's end to its analysis
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -173,17 +176,29 @@ class Analyses:
         started = loop.time()
         try:
             result = await loop.run_in_executor(self._pool(), run_analysis, job)
-            self.seconds[key] = loop.time() - started
+            self.durations.append(loop.time() - started)
             await asyncio.to_thread(self._store, key, result)
-            self._done[key] = result
+            self._remember(key, result)
         except asyncio.CancelledError:
             raise
+        except BrokenExecutor:  # a worker died: the next analysis gets new workers
+            log.warning(
+                "an analysis worker stopped; deal %d of table %s is analysed when asked for", key[1], key[0]
+            )
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
         except Exception as err:  # a broken worker: asked for again, it is computed again
             log.warning(
                 "analysis of deal %d of table %s failed: %s: %s", key[1], key[0], type(err).__name__, err
             )
         finally:
             self._running.pop(key, None)
+
+    def _remember(self, key: tuple[str, int], result: dict[str, Any]) -> None:
+        self._done[key] = result
+        while len(self._done) > KEEP_IN_MEMORY:
+            del self._done[next(iter(self._done))]  # the oldest: the database keeps it
 
     def _store(self, key: tuple[str, int], result: dict[str, Any]) -> None:
         with self.sessions() as session:
@@ -224,7 +239,7 @@ class Analyses:
             return None
         stored = await asyncio.to_thread(self._load, key)
         if stored is not None:
-            self._done[key] = stored
+            self._remember(key, stored)
             return stored
         self.deal_ended(table_id, deal, index)
         return None
