@@ -4,7 +4,7 @@
 // Others open it with window.pastonOpenAnalysis(tableId, dealIndex).
 import { api } from "./api.js";
 import { cardNode, cardText } from "./cards.js";
-import { el } from "./dom.js";
+import { el, svg } from "./dom.js";
 import { SEAT_COLORS, seatNames } from "./players.js";
 import { actionLabel, errorText, num, signed, t } from "./text.js";
 
@@ -180,11 +180,14 @@ export async function openAnalysis(tableId, dealIndex, number = dealIndex + 1) {
 
 /** A small button that opens a deal's analysis (for the score sheet's rows). */
 export function analysisButton(tableId, dealIndex, number) {
+  ensureStyle();
   return el("button", {
     type: "button", class: "an-open", "data-testid": "an-open", "data-deal-index": dealIndex,
     title: t("anOpenTitle", { n: number }), "aria-label": t("anOpenTitle", { n: number }),
     onclick: () => openAnalysis(tableId, dealIndex, number),
-  }, "🔍");
+  }, svg("svg", { viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false", class: "an-icon" },
+    svg("circle", { cx: "10", cy: "10", r: "6.5", fill: "none", stroke: "currentColor", "stroke-width": "2.5" }),
+    svg("path", { d: "M15 15l6 6", stroke: "currentColor", "stroke-width": "2.5", "stroke-linecap": "round" })));
 }
 
 window.pastonOpenAnalysis = (tableId, dealIndex, number) => openAnalysis(tableId, dealIndex, number);

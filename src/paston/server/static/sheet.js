@@ -22,9 +22,9 @@ export function sheetView(state, names) {
   const cols = el("colgroup", {}, el("col", { class: "num" }), el("col", { class: "what" }),
     [0, 1, 2].map(() => el("col", { class: "seat" })));
   const body = el("tbody", {}, state.sheet.map((r) => el("tr", { "data-deal": r.deal, "data-outcome": r.outcome },
-    el("th", { scope: "row" }, String(r.deal),
+    el("th", { scope: "row" }, String(r.deal)),
+    el("td", { class: "what" }, outcomeText(r, names),
       r.index === undefined ? null : analysisButton(state.table.id, r.index, r.deal)),
-    el("td", { class: "what" }, outcomeText(r, names)),
     r.totals.map((total, i) => {
       const reset = r.resets.includes(i);
       return el("td", { class: reset ? "reset" : "", "data-reset": reset ? "true" : null },
