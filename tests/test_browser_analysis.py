@@ -133,6 +133,9 @@ def test_the_analysis_in_the_browser_matches_paston_analyze(
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "analysis-desktop.png"), full_page=False)
     check_png(SHOTS / "analysis-desktop.png")
+    page.set_viewport_size({"width": 375, "height": 740})
+    page.screenshot(path=str(SHOTS / "analysis-phone.png"))
+    check_png(SHOTS / "analysis-phone.png")
     page.click("[data-testid=an-close]")
     page.wait_for_selector(DIALOG, state="hidden")
 

@@ -4,7 +4,9 @@ deal that does not exist or is not over (nothing of a running deal is analysed).
 
 from __future__ import annotations
 
+import asyncio
 import os
+import random
 import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor
@@ -15,10 +17,16 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from tests.test_server_finished import manager_of
+from tests.test_server_storage import any_db
+
+__all__ = ["any_db"]  # the fixture, used by name
 
 import paston.server.analysis as server_analysis
+from paston.deal import Deal
 from paston.eval.analysis import analyze_deal
+from paston.server.analysis import Analyses
 from paston.server.app import create_app
+from paston.server.db import TableRow, open_database, session_factory
 from paston.solver import Solver
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 3
@@ -146,3 +154,33 @@ def test_a_dead_worker_is_replaced(db_url: str) -> None:
             dying.result(timeout=30)
         got, codes = wait_ready(client, table, 0)
         assert got["deal"] == 0 and codes[0] == 202
+
+
+def test_a_stored_analysis_is_read_back_on_both_databases(any_db: str) -> None:
+    """The row of migration 0004_analysis on SQLite and PostgreSQL: stored once (a second
+    store of the same deal is no error), read back by a new server without computing."""
+    engine = open_database(any_db)
+    sessions = session_factory(engine)
+    with sessions() as s:
+        s.add(TableRow(id="t-analysis", name="x", rules={}, settings={}, first_dealer=0))
+        s.commit()
+    deal = Deal.random(random.Random(4), dealer=0)
+    while not deal.is_over:
+        deal.apply(deal.legal_actions()[0])
+
+    async def run() -> None:
+        first = Analyses(sessions, workers=0, level=1)
+        assert await first.get("t-analysis", [deal], 0) is None  # pending
+        while (got := await first.get("t-analysis", [deal], 0)) is None:
+            await asyncio.sleep(0.02)
+        first._store(("t-analysis", 0), got)  # again: the unique row stays one
+        first.close()
+        restarted = Analyses(sessions, workers=0, level=1)
+        assert await restarted.get("t-analysis", [deal], 0) == got
+        assert restarted._executor is None  # nothing computed
+        restarted.close()
+
+    asyncio.run(run())
+    with engine.connect() as c:
+        assert c.execute(text("SELECT count(*) FROM analyses")).scalar() == 1
+    engine.dispose()
