@@ -66,6 +66,7 @@ class CreateTable(_StrictBody):
     rules: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=3)]
     takeover_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
+    hints: bool = False  # a practice table: people may ask for hints
 
 
 class Rematch(_StrictBody):
@@ -200,7 +201,11 @@ def create_app(
         client = client_of(request)
         gate.check(client, lobby.open_ids(), time.monotonic())
         table = manager.create(
-            body.name, rules, [s.model_dump() for s in body.seats], takeover_seconds=body.takeover_seconds
+            body.name,
+            rules,
+            [s.model_dump() for s in body.seats],
+            takeover_seconds=body.takeover_seconds,
+            hints=body.hints,
         )
         gate.created(client, table.id)
         manager.schedule_bots(table)

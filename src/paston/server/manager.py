@@ -28,6 +28,7 @@ from paston.server.commands import Accepted, Done
 from paston.server.connection import Connection
 from paston.server.db import ActionLog, now
 from paston.server.errors import TableError
+from paston.server.hints import HintService
 from paston.server.messages import next_messages
 from paston.server.seating import new_token, person_name, seat_of_token, seats_from_specs
 from paston.server.seeds import SEED_TIMEOUT, SeedRounds
@@ -82,6 +83,7 @@ class TableManager:
         self.bot_runner = BotRunner(
             bot_delay, self._commit_bot, self.broadcast, workers=bot_workers, budget=bot_budget
         )
+        self.hints = HintService(self.bot_runner.pool)
         self.rounds = SeedRounds(self.store, seed_timeout, self._dealt)
 
     # --- loading --------------------------------------------------------------------------
@@ -107,6 +109,7 @@ class TableManager:
         seats: Sequence[Mapping[str, Any]],
         *,
         takeover_seconds: float | None = None,
+        hints: bool = False,
     ) -> Table:
         """Create a table; ``seats`` are three ``{"kind": "human"}`` or
         ``{"kind": "bot", "bot": "pimc", "level": 3}``."""
@@ -117,7 +120,7 @@ class TableManager:
         table_id = secrets.token_urlsafe(9)
         first_dealer = secrets.randbelow(3)
         match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
-        table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds)
+        table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds, hints=hints)
         table.name_seats()
         seat_bots(table, new=True)
         self.store.add(table, first_dealer)
@@ -345,7 +348,9 @@ class TableManager:
             specs: list[dict[str, Any]] = [
                 {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
             ]
-            new = self.create(old.name, old.rules, specs, takeover_seconds=old.takeover_seconds)
+            new = self.create(
+                old.name, old.rules, specs, takeover_seconds=old.takeover_seconds, hints=old.hints
+            )
             old.rematch = new.id
             self.store.save_rematch(old.id, new.id)
         new_token_text = None

@@ -52,6 +52,12 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class HintRequest(_Message):
+    """A practice table's hint for the seat's own decision (server/hints.py)."""
+
+    type: Literal["hint"]
+
+
 _HEX64 = r"^[0-9a-f]{64}$"
 
 
@@ -63,11 +69,11 @@ class Seed(_Message):
     seed: Annotated[str, Field(pattern=_HEX64)]
 
 
-ClientMessage = Annotated[Hello | Act | Sync | Ping | Seed, Field(discriminator="type")]
-_MESSAGE: TypeAdapter[Hello | Act | Sync | Ping | Seed] = TypeAdapter(ClientMessage)
+ClientMessage = Annotated[Hello | Act | Sync | Ping | Seed | HintRequest, Field(discriminator="type")]
+_MESSAGE: TypeAdapter[Hello | Act | Sync | Ping | Seed | HintRequest] = TypeAdapter(ClientMessage)
 
 
-def parse(raw: str, code: str = "malformed") -> Hello | Act | Sync | Ping | Seed:
+def parse(raw: str, code: str = "malformed") -> Hello | Act | Sync | Ping | Seed | HintRequest:
     """A client's message from its JSON text; a :class:`TableError` with ``code`` names
     the first field that is wrong."""
     try:

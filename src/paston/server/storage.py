@@ -29,6 +29,10 @@ def _takeover(settings: Mapping[str, object] | None) -> float | None:
     return float(value) if isinstance(value, (int, float)) else None
 
 
+def _hints(settings: Mapping[str, object] | None) -> bool:
+    return (settings or {}).get("hints") is True
+
+
 def _rematch(settings: Mapping[str, object] | None) -> str | None:
     value = (settings or {}).get("rematch")
     return value if isinstance(value, str) else None
@@ -102,7 +106,7 @@ class TableStore:
                     id=table.id,
                     name=table.name,
                     rules=table.rules.to_dict(),
-                    settings={"takeover_seconds": table.takeover_seconds},
+                    settings={"takeover_seconds": table.takeover_seconds, "hints": table.hints},
                     first_dealer=first_dealer,
                 )
             )
@@ -130,6 +134,7 @@ class TableStore:
         match = Match(first_dealer=row.first_dealer, rules=Rules.from_dict(row.rules), seats=("", "", ""))
         table = Table(row.id, row.name, seats, match)
         table.takeover_seconds = _takeover(row.settings)
+        table.hints = _hints(row.settings)
         table.rematch = _rematch(row.settings)
         table.retired = _retired(row.settings)
         table.name_seats()
@@ -272,6 +277,7 @@ class TableStore:
                     version=versions.get(row.id, 0),
                     takeover_seconds=_takeover(row.settings),
                     rematch=_rematch(row.settings),
+                    hints=_hints(row.settings),
                     online=lambda seat: False,
                     standing_in=lambda seat: False,
                 )

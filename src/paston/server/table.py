@@ -34,6 +34,7 @@ def table_summary(
     rematch: str | None,
     online: Callable[[int], bool],
     standing_in: Callable[[int], bool],
+    hints: bool = False,
 ) -> dict[str, Any]:
     """Public facts about a table (lobby, headers), live or only stored."""
     names = seat_names_of(seats)
@@ -44,6 +45,7 @@ def table_summary(
         "finished": finished,
         "version": version,
         "takeover_seconds": takeover_seconds,
+        "hints": hints,
         "rematch": rematch,
         "seats": [
             {
@@ -80,6 +82,7 @@ class Table:
     recent: RecentCommands = field(default_factory=RecentCommands)  # (seat, command id) -> what it did
     bot_task: asyncio.Task[None] | None = None
     takeover_seconds: float | None = None  # a bot plays for a person offline this long
+    hints: bool = False  # a practice table: people may ask for hints (server/hints.py)
     offline_since: dict[int, float] = field(default_factory=dict)
     standins: dict[int, BotSeat] = field(default_factory=dict)
     watched_at: float = float("-inf")  # when someone was last seen connected (computer players)
@@ -188,6 +191,7 @@ class Table:
             rematch=self.rematch,
             online=self.online,
             standing_in=self.standing_in,
+            hints=self.hints,
         )
 
     def sheet(self) -> list[dict[str, Any]]:

@@ -2,12 +2,14 @@
 
 - client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
   then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
-  ``{"type": "sync"}``, ``{"type": "ping"}``;
+  ``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "hint"}`` (practice tables,
+  the seat to move: see :mod:`paston.server.hints`);
 - server → client: ``{"type": "state", …}`` (the audience's own view, after every
   change), ``{"type": "ack", "id": …, "version": …}`` (with ``"duplicate": true`` when
   the seat had sent that command id before: it was applied once, and ``version`` is
   the version it produced), ``{"type": "error", "code": …, "message": …, "rule": …}``,
-  ``{"type": "pong"}``.
+  ``{"type": "pong"}``, ``{"type": "hint", "version": …, "seat": …, "options": […],
+  "chosen": …, "level": …}``.
 
 An illegal, stale, out-of-turn or malformed message gets an error naming the problem
 (and the rule) and changes nothing. A binary frame gets the error ``binary-frame`` and
@@ -22,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
@@ -31,7 +34,7 @@ from paston.server.badinput import BadInputLog
 from paston.server.connection import Connection
 from paston.server.errors import TableError
 from paston.server.manager import TableManager
-from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, Ping, Seed, Sync, error, parse
+from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, HintRequest, Ping, Seed, Sync, error, parse
 from paston.server.table import Table
 
 MAX_MESSAGES_PER_SECOND = 50  # sustained; bursts of twice that are allowed
@@ -91,6 +94,7 @@ class TableSocket:
         self.log = log
         client = websocket.client
         self.client = client.host if client is not None else "?"
+        self.tasks: set[asyncio.Task[None]] = set()  # hints being computed for this client
 
     def note(self, code: str, table_id: str) -> None:
         if code in LOGGED:
@@ -143,6 +147,8 @@ class TableSocket:
         except WebSocketDisconnect:
             pass
         finally:
+            for task in self.tasks:
+                task.cancel()
             self.manager.leave(table, conn)
 
     async def serve(self, table: Table, conn: Connection) -> None:
@@ -192,6 +198,8 @@ class TableSocket:
                     await self.manager.rounds.receive(table, conn.seat, message)
                 except TableError as err:
                     refused(err)
+            elif isinstance(message, HintRequest):
+                self.hint(table, conn, reply, refused)
             elif conn.seat is None:
                 refused(TableError("spectator", "spectators cannot act"), id=message.id)
             else:
@@ -206,6 +214,26 @@ class TableSocket:
                 if accepted.duplicate:
                     ack["duplicate"] = True
                 reply(ack)
+
+    def hint(
+        self,
+        table: Table,
+        conn: Connection,
+        reply: Callable[[dict[str, Any]], None],
+        refused: Callable[[TableError], None],
+    ) -> None:
+        """Answer a hint request when the pool has computed it; the client's other
+        messages are read meanwhile."""
+
+        async def answer() -> None:
+            try:
+                reply(await self.manager.hints.hint(table, conn.seat))
+            except TableError as err:
+                refused(err)
+
+        task = asyncio.create_task(answer())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
 
 def add_table_socket(app: FastAPI, manager: TableManager, log: BadInputLog | None = None) -> None:

@@ -17,6 +17,7 @@ export const live = {
   copied: false, // the invite link was just copied
   retry: 0,
   onMyTurn: () => {}, // called with the view when the turn comes to this page's seat
+  onHint: () => {}, // called with a "hint" message (hint.js)
 };
 
 function tokenKey(id) {
@@ -60,6 +61,8 @@ export function connect(id, onMyTurn = null) {
       const mineNow = msg.you !== null && msg.view.to_move === msg.you;
       const mineBefore = previous && previous.you !== null && previous.view.to_move === previous.you;
       if (mineNow && !mineBefore) live.onMyTurn(msg.view);
+    } else if (msg.type === "hint") {
+      live.onHint(msg);
     } else if (msg.type === "ack") {
       // a duplicate's ack ("duplicate": true) comes with no new state: the move is not pending
       if (live.pending) { live.pending = false; rerender(); }

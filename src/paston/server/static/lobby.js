@@ -5,6 +5,7 @@ import { GAME } from "./i18n.js";
 import { api } from "./api.js";
 import { app, rerender, showError } from "./chrome.js";
 import { el } from "./dom.js";
+import { practiceField } from "./hint.js";
 import { defaultComputer, getMeta, seatChoices, seatDisplayName } from "./players.js";
 import { has, t } from "./text.js";
 
@@ -20,7 +21,7 @@ function freshForm() {
   const meta = getMeta();
   const computer = defaultComputer();
   return {
-    name: "", seats: ["human", computer, computer], takeover: "", rulesOpen: false,
+    name: "", seats: ["human", computer, computer], takeover: "", hints: false, rulesOpen: false,
     rules: meta ? { ...meta.rules.defaults } : {},
   };
 }
@@ -113,6 +114,7 @@ export function renderLobby() {
       oninput: (e) => { form.name = e.target.value; },
     })),
     seatsField(),
+    practiceField(form),
     meta ? presetField(meta) : null,
     el("details", {
       class: "rules", open: form.rulesOpen, ontoggle: (e) => { form.rulesOpen = e.target.open; },
@@ -245,6 +247,7 @@ async function createTable(e) {
   const body = { name, rules: { ...form.rules }, seats };
   if ("target" in body.rules) body.rules.target = Number(body.rules.target);
   if (form.takeover) body.takeover_seconds = Number(form.takeover);
+  if (form.hints) body.hints = true;
   try {
     const made = await api("/api/tables", body);
     location.href = made.invite;

@@ -2,6 +2,7 @@
 // hand and moves, the auction log, the invite link and the end of the game.
 import { GAME } from "./i18n.js";
 import { cardBack, cardNode, sortCards } from "./cards.js";
+import { hintView } from "./hint.js";
 import { app, rerender } from "./chrome.js";
 import { el } from "./dom.js";
 import { act, live, rematch, savedName, takeSeat } from "./live.js";
@@ -348,7 +349,8 @@ export function renderTable() {
   el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
   seatPanel(seats[me], v, "me", said[me]),
   handView(v),
-  state.shuffling ? null : actionsView(v));
+  state.shuffling ? null : actionsView(v),
+  hintView(state));
   app.replaceChildren(el("div", { class: "table-layout" },
     el("div", { class: "main-col" }, endView(), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
