@@ -10,21 +10,29 @@ collected. Three measures per deal, each printing median, mean, p90 and max:
 - warm solver: the same with one solver kept across deals (a worker's later deals);
 - server worker: what the server does when a deal ends — the deal sent to a worker
   process (``paston.server.analysis``), analysed there, the result sent back — timed from
-  the submission to the answer (the database write, a few ms, is not included).
+  the submission to the answer (the database write, a few ms, is not included);
+- with ``--server-games N``: the whole server (``create_app``, one analysis worker, an
+  SQLite file) while N games of heuristic players are played at ``--bot-delay`` seconds a
+  move; each deal's time from its last card (or last decision) to its analysis stored
+  (``Analyses.durations``): what a player waits for after a deal ends.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+from fastapi.testclient import TestClient
 
 from paston.bots.pimc import DEFAULT_LEVEL
 from paston.bots.runner import seeded_game
 from paston.deal import Deal
 from paston.eval.analysis import analyze_deal
 from paston.server.analysis import DealJob, analysis_executor, run_analysis
+from paston.server.app import create_app
 from paston.solver import Solver
 
 
@@ -53,6 +61,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--level", type=int, default=DEFAULT_LEVEL)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--server-games", type=int, default=0)
+    parser.add_argument("--bot-delay", type=float, default=0.1)
     args = parser.parse_args()
     deals = collect(args.deals, args.seed)
     played = sum(1 for d in deals if d.result is not None and d.result.outcome == "played")
@@ -83,6 +93,30 @@ def main() -> None:
         worker.append(time.perf_counter() - start)
     pool.shutdown()
     report("server worker", worker)
+    if args.server_games:
+        report("deal end→ready", server_durations(args.server_games, args.bot_delay))
+
+
+def server_durations(games: int, bot_delay: float) -> list[float]:
+    """Seconds from each deal's end to its stored analysis, on a whole server."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(f"sqlite:///{folder}/bench.db", bot_delay=bot_delay, analysis_workers=1)
+        with TestClient(app) as client:
+            seats = [{"kind": "bot", "bot": "heuristic"}] * 3
+            for _ in range(games):
+                made = client.post(
+                    "/api/tables", json={"name": "bench", "rules": {"target": 30}, "seats": seats}
+                )
+                table = made.json()["id"]
+                with client.websocket_connect(f"/ws/tables/{table}") as ws:  # bots play while watched
+                    ws.send_json({"type": "hello", "token": None})
+                    while not ws.receive_json().get("winners"):
+                        pass
+            analyses = app.state.manager.analyses
+            deadline = time.monotonic() + 60
+            while analyses._running and time.monotonic() < deadline:
+                time.sleep(0.1)
+            return list(analyses.durations)
 
 
 if __name__ == "__main__":

@@ -176,9 +176,9 @@ class Analyses:
         started = loop.time()
         try:
             result = await loop.run_in_executor(self._pool(), run_analysis, job)
-            self.durations.append(loop.time() - started)
             await asyncio.to_thread(self._store, key, result)
             self._remember(key, result)
+            self.durations.append(loop.time() - started)
         except asyncio.CancelledError:
             raise
         except BrokenExecutor:  # a worker died: the next analysis gets new workers
