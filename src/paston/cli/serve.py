@@ -25,6 +25,13 @@ def serve(
         max=256,
         help="Processes computer players think in (default: the cores less one; 0: threads of the server).",
     ),
+    analysis_workers: int = typer.Option(
+        1,
+        "--analysis-workers",
+        min=0,
+        max=64,
+        help="Processes that analyse each finished deal (0: a thread of the server).",
+    ),
     bot_budget: float = typer.Option(
         2.0,
         "--bot-budget",
@@ -118,6 +125,7 @@ def serve(
             seed_timeout=seed_timeout,
             limits=limits,
             max_watchers=max_watchers,
+            analysis_workers=analysis_workers,
         )
     except DatabaseError as err:
         fail(str(err), 2)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
 from paston.errors import RulesError
 from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
+from paston.server.analysis import ANALYSIS_WORKERS, add_analysis_routes
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.cache import KEEP_FINISHED
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
@@ -114,6 +115,7 @@ def create_app(
     seed_timeout: float = SEED_TIMEOUT,
     limits: Limits | None = None,
     max_watchers: int = MAX_WATCHERS,
+    analysis_workers: int = ANALYSIS_WORKERS,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
@@ -121,7 +123,8 @@ def create_app(
     machine has; 0: threads of the server), ``bot_budget`` seconds a decision. A deal
     waits at most ``seed_timeout`` seconds for the seeds of people's clients. ``limits``:
     the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`). A table
-    takes at most ``max_watchers`` spectators."""
+    takes at most ``max_watchers`` spectators. Finished deals are analysed in
+    ``analysis_workers`` processes (0: a thread of the server)."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -132,6 +135,7 @@ def create_app(
         bot_budget=bot_budget,
         seed_timeout=seed_timeout,
         max_watchers=max_watchers,
+        analysis_workers=analysis_workers,
     )
     limits = limits or Limits()
     lobby = Lobby(manager.tables, limits)
@@ -146,6 +150,7 @@ def create_app(
         if checkpointer is not None:
             checkpointer.start()
         manager.load_all()
+        manager.analyses.start()
         for table in manager.tables.values():
             manager.schedule_bots(table)
         lobby.start()
@@ -261,6 +266,8 @@ def create_app(
     @app.get("/api/tables/{table_id}/record")
     async def game_record(table_id: str) -> dict[str, Any]:
         return manager.record(table_id)
+
+    add_analysis_routes(app, manager)
 
     # --- live tables ------------------------------------------------------------------------
     add_table_socket(app, manager)

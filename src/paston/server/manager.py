@@ -20,6 +20,7 @@ from paston.errors import ParseError
 from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
+from paston.server.analysis import ANALYSIS_WORKERS, Analyses
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.bots import BotRunner, seat_bots
 from paston.server.cache import KEEP_FINISHED, FinishedGames
@@ -71,8 +72,10 @@ class TableManager:
         bot_budget: float | None = DEFAULT_BUDGET,
         seed_timeout: float = SEED_TIMEOUT,
         max_watchers: int = MAX_WATCHERS,
+        analysis_workers: int = ANALYSIS_WORKERS,
     ) -> None:
         self.max_watchers = max_watchers
+        self.analyses = Analyses(sessions, workers=analysis_workers)
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
         self.tables: dict[str, Table] = {}
@@ -216,8 +219,11 @@ class TableManager:
             raise TableError(
                 "storage", f"the move could not be saved ({type(err).__name__}); try again"
             ) from err
+        index = len(table.match.deals) - 1
         table.match.apply(action, seat)
         table.version += 1
+        if table.match.deals[index].is_over:  # analysed in the background (server/analysis.py)
+            self.analyses.deal_ended(table.id, table.match.deals[index], index)
         ended = table.match.is_over and not table.finished
         if table.match.needs_deck or ended:
             self.store.after_action(table, ended=ended)
@@ -253,6 +259,7 @@ class TableManager:
             if table.bot_task is not None:
                 table.bot_task.cancel()
         self.bot_runner.close()
+        self.analyses.close()
 
     async def join(self, table: Table, conn: Connection, *, sends_seeds: bool = False) -> None:
         """Add a connection to a table once any move being saved is done (a stand-in's,

@@ -199,7 +199,7 @@ class Table:
         rows = []
         previous = (0, 0, 0)
         number = 0
-        for deal, totals in zip(self.match.deals, self.match.deal_totals, strict=True):
+        for index, (deal, totals) in enumerate(zip(self.match.deals, self.match.deal_totals, strict=True)):
             if deal.result is None or totals is None:
                 continue
             number += 1
@@ -207,6 +207,7 @@ class Table:
             rows.append(
                 {
                     "deal": number,
+                    "index": index,  # in the record's deals: the analysis's address
                     "declarer": deal.result.declarer,
                     "outcome": deal.result.outcome,
                     "contract": None if deal.result.contract is None else deal.result.contract.name_in_record,
