@@ -90,7 +90,9 @@ def test_costs_are_never_negative_and_the_totals_add_up(seed: int) -> None:
     for d in a["decisions"]:
         scores = {o["action"]: o["score"] for o in d["options"]}
         assert d["options"] and d["bot"] in scores
-        assert scores[d["bot"]] == max(scores.values())  # the bot takes its best option
+        # the bot's choice comes first: its best option, but a bid must beat passing by
+        # more than the bot's margin (decision H2), so pass may come first with less
+        assert d["options"][0]["action"] == d["bot"]
         if d["chosen"] in scores:
             lost[d["seat"]] += round(max(scores.values()) - scores[d["chosen"]], 2)
     assert a["totals"] == pytest.approx(lost, abs=0.011)
