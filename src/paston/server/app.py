@@ -25,6 +25,7 @@ from paston.server.http import error_response, install_http, page_response
 from paston.server.limits import CreationGate, Limits, client_key
 from paston.server.lobby import MAX_PAGE, PAGE, Lobby
 from paston.server.manager import MAX_WATCHERS, TableManager
+from paston.server.pause import MAX_NEXT_DEAL_SECONDS, NEXT_DEAL_SECONDS
 from paston.server.replay import replay_steps
 from paston.server.retire import Retirer
 from paston.server.seeds import SEED_TIMEOUT
@@ -65,6 +66,7 @@ class CreateTable(_StrictBody):
     rules: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=3)]
     takeover_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
+    next_deal_seconds: Annotated[float, Field(ge=0, le=MAX_NEXT_DEAL_SECONDS)] | None = None
 
 
 class Rematch(_StrictBody):
@@ -113,6 +115,7 @@ def create_app(
     seed_timeout: float = SEED_TIMEOUT,
     limits: Limits | None = None,
     max_watchers: int = MAX_WATCHERS,
+    next_deal_seconds: float = NEXT_DEAL_SECONDS,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
@@ -120,7 +123,8 @@ def create_app(
     machine has; 0: threads of the server), ``bot_budget`` seconds a decision. A deal
     waits at most ``seed_timeout`` seconds for the seeds of people's clients. ``limits``:
     the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`). A table
-    takes at most ``max_watchers`` spectators."""
+    takes at most ``max_watchers`` spectators; a finished deal stays on show at most
+    ``next_deal_seconds`` unless the table says otherwise (0: not at all)."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -131,6 +135,7 @@ def create_app(
         bot_budget=bot_budget,
         seed_timeout=seed_timeout,
         max_watchers=max_watchers,
+        next_deal_seconds=next_deal_seconds,
     )
     limits = limits or Limits()
     lobby = Lobby(manager.tables, limits)
@@ -195,7 +200,11 @@ def create_app(
         client = client_of(request)
         gate.check(client, lobby.open_ids(), time.monotonic())
         table = manager.create(
-            body.name, rules, [s.model_dump() for s in body.seats], takeover_seconds=body.takeover_seconds
+            body.name,
+            rules,
+            [s.model_dump() for s in body.seats],
+            takeover_seconds=body.takeover_seconds,
+            next_deal_seconds=body.next_deal_seconds,
         )
         gate.created(client, table.id)
         manager.schedule_bots(table)

@@ -28,6 +28,7 @@ from paston.server.connection import Connection
 from paston.server.db import ActionLog, now
 from paston.server.errors import TableError
 from paston.server.messages import next_messages
+from paston.server.pause import NEXT_DEAL_SECONDS, Pauses
 from paston.server.seating import new_token, person_name, seat_of_token, seats_from_specs
 from paston.server.seeds import SEED_TIMEOUT, SeedRounds
 from paston.server.storage import TableStore
@@ -70,8 +71,10 @@ class TableManager:
         bot_budget: float | None = DEFAULT_BUDGET,
         seed_timeout: float = SEED_TIMEOUT,
         max_watchers: int = MAX_WATCHERS,
+        next_deal_seconds: float = NEXT_DEAL_SECONDS,
     ) -> None:
         self.max_watchers = max_watchers
+        self.next_deal_seconds = next_deal_seconds  # a new table's, unless it says
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
         self.tables: dict[str, Table] = {}
@@ -80,6 +83,7 @@ class TableManager:
             bot_delay, self._commit_bot, self.broadcast, workers=bot_workers, budget=bot_budget
         )
         self.rounds = SeedRounds(self.store, seed_timeout, self._dealt)
+        self.pauses = Pauses(self._deal_on, self._dealt)
 
     # --- loading --------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -104,9 +108,11 @@ class TableManager:
         seats: Sequence[Mapping[str, Any]],
         *,
         takeover_seconds: float | None = None,
+        next_deal_seconds: float | None = None,
     ) -> Table:
         """Create a table; ``seats`` are three ``{"kind": "human"}`` or
-        ``{"kind": "bot", "bot": "pimc", "level": 3}``."""
+        ``{"kind": "bot", "bot": "pimc", "level": 3}``; a finished deal stays on show at
+        most ``next_deal_seconds`` (``None``: the server's default; 0: not at all)."""
         name = name.strip()
         if not 1 <= len(name) <= 80:
             raise TableError("bad-name", "the table name must have 1 to 80 characters")
@@ -115,6 +121,7 @@ class TableManager:
         first_dealer = secrets.randbelow(3)
         match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
         table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds)
+        table.next_deal_seconds = self.next_deal_seconds if next_deal_seconds is None else next_deal_seconds
         table.name_seats()
         seat_bots(table, new=True)
         self.store.add(table, first_dealer)
@@ -216,12 +223,26 @@ class TableManager:
         table.match.apply(action, seat)
         table.version += 1
         ended = table.match.is_over and not table.finished
+        if table.match.needs_deck and self.pauses.begin(table):
+            return  # the finished deal on show: the next is dealt once the pause ends
         if table.match.needs_deck or ended:
             self.store.after_action(table, ended=ended)
             self.rounds.begin(table)  # the next deal's seeds, when people's clients send them
             if ended:  # marked in memory once the row says so
                 table.finished = True
                 self.finished_games.add(table)
+
+    def _deal_on(self, table: Table) -> None:
+        """A pause ended (the caller holds the lock): the next deal's seed round begins."""
+        self.store.after_action(table, ended=False)
+        self.rounds.begin(table)
+
+    async def press_next(self, table: Table, seat: int | None, deal: int | None) -> None:
+        """A person pressed Next on the finished deal on show; the last one to do so ends
+        the pause (see :mod:`paston.server.pause`)."""
+        async with table.lock:
+            self.pauses.press(table, seat, deal)
+        self._dealt(table)
 
     def _dealt(self, table: Table) -> None:
         """A deal was dealt once its seeds were in: send the news, let bots play."""
@@ -245,13 +266,17 @@ class TableManager:
         self.bot_runner.schedule(table)
 
     def stop_bots(self) -> None:
-        """Stop every computer player and their worker processes (at shutdown)."""
+        """Stop every computer player and their worker processes, and the clocks of the
+        pauses after deals (at shutdown)."""
+        self.pauses.stop(list(self.tables.values()))
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
         self.bot_runner.close()
 
-    async def join(self, table: Table, conn: Connection, *, sends_seeds: bool = False) -> None:
+    async def join(
+        self, table: Table, conn: Connection, *, sends_seeds: bool = False, shows_next: bool = False
+    ) -> None:
         """Add a connection to a table once any move being saved is done (a stand-in's,
         say), and send it the state. Nobody else hears of a spectator; a person coming
         online is shown to everyone (see :meth:`presence_changed`). A table refuses
@@ -263,6 +288,8 @@ class TableManager:
         try:
             async with table.lock:
                 self._check_room(table, conn.seat)
+                if shows_next:
+                    table.nexters.add(conn)
                 came_online = conn.seat is not None and not table.online(conn.seat)
                 table.connections.append(conn)
                 if self.rounds.arrive(table, conn, sends_seeds=sends_seeds):
@@ -338,7 +365,13 @@ class TableManager:
             specs: list[dict[str, Any]] = [
                 {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
             ]
-            new = self.create(old.name, old.rules, specs, takeover_seconds=old.takeover_seconds)
+            new = self.create(
+                old.name,
+                old.rules,
+                specs,
+                takeover_seconds=old.takeover_seconds,
+                next_deal_seconds=old.next_deal_seconds,
+            )
             old.rematch = new.id
             self.store.save_rematch(old.id, new.id)
         new_token_text = None

@@ -2,7 +2,9 @@
 
 - client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
   then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
-  ``{"type": "sync"}``, ``{"type": "ping"}``;
+  ``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "next", "deal": 4}`` (done
+  looking at the finished deal on show; a hello with ``"next": true`` says the client
+  shows it, see :mod:`paston.server.pause`);
 - server → client: ``{"type": "state", …}`` (the audience's own view, after every
   change), ``{"type": "ack", "id": …, "version": …}`` (with ``"duplicate": true`` when
   the seat had sent that command id before: it was applied once, and ``version`` is
@@ -31,7 +33,7 @@ from paston.server.badinput import BadInputLog
 from paston.server.connection import Connection
 from paston.server.errors import TableError
 from paston.server.manager import TableManager
-from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, Ping, Seed, Sync, error, parse
+from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, Next, Ping, Seed, Sync, error, parse
 from paston.server.table import Table
 
 MAX_MESSAGES_PER_SECOND = 50  # sustained; bursts of twice that are allowed
@@ -133,7 +135,7 @@ class TableSocket:
         conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
         conn.hangup = lambda: websocket.close(code=CLOSE_TRY_LATER)
         try:
-            await self.manager.join(table, conn, sends_seeds=hello.seeds)
+            await self.manager.join(table, conn, sends_seeds=hello.seeds, shows_next=hello.next)
         except TableError as err:  # the table is full
             await self.refuse(err, table_id, CLOSE_TRY_LATER)
             return
@@ -190,6 +192,11 @@ class TableSocket:
             elif isinstance(message, Seed):
                 try:
                     await self.manager.rounds.receive(table, conn.seat, message)
+                except TableError as err:
+                    refused(err)
+            elif isinstance(message, Next):
+                try:
+                    await self.manager.press_next(table, conn.seat, message.deal)
                 except TableError as err:
                     refused(err)
             elif conn.seat is None:
