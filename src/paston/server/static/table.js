@@ -4,6 +4,7 @@ import { GAME } from "./i18n.js";
 import { cardBack, cardNode, sortCards } from "./cards.js";
 import { app, rerender } from "./chrome.js";
 import { el } from "./dom.js";
+import { endDealView } from "./enddeal.js";
 import { act, live, rematch, savedName, takeSeat } from "./live.js";
 import { SEAT_COLORS, botDescription, botLabel, seatNames } from "./players.js";
 import { outcomeText, sheetView } from "./sheet.js";
@@ -350,6 +351,6 @@ export function renderTable() {
   handView(v),
   state.shuffling ? null : actionsView(v));
   app.replaceChildren(el("div", { class: "table-layout" },
-    el("div", { class: "main-col" }, endView(), board),
+    el("div", { class: "main-col" }, endView(), endDealView(state, names()), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
 }
