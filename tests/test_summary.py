@@ -172,7 +172,7 @@ def test_r6_3_a_failed_contract_says_by_how_many_tricks() -> None:
         for s in done:
             if s.made is False:
                 assert s.short == 6 - s.seats[s.declarer].tricks  # type: ignore[index, operator]
-                assert s.seats[s.declarer].text.startswith(f"declarer, {6 - s.short} tricks")
+                assert s.seats[s.declarer].text.startswith(f"declarer, {6 - s.short} of the 6 tricks")
                 seen.add(s.short)
     assert seen and min(seen) >= 1
 

@@ -38,7 +38,7 @@ class ScoreLine(NamedTuple):
     words with this deal's numbers.
 
     >>> declarer_line(Contract.CLUBS, 5)
-    ScoreLine(score=-20, rule='R7.1', text='declarer, 5 tricks of the 6 needed: failed, -10 × 2')
+    ScoreLine(score=-20, rule='R7.1', text='declarer, 5 of the 6 tricks needed: failed, -10 × 2')
     """
 
     score: int
@@ -91,7 +91,7 @@ def declarer_line(contract: Contract, tricks: int | None) -> ScoreLine:
             f"uncontested: the declarer scores a made contract, {shown}",
         )
     made = tricks >= DECLARER_NEEDS
-    head = f"declarer, {tricks} tricks of the {DECLARER_NEEDS} needed"
+    head = f"declarer, {tricks} of the {DECLARER_NEEDS} tricks needed"
     if best:
         text = (
             f"{head}: made best spades scores only +10" if made else f"{head}: failed best spades, -10 × {m}"
@@ -105,18 +105,16 @@ def defender_line(contract: Contract, tricks: int, *, lone: bool, rules: Rules =
     """R7.2 (two defenders) or R7.3 (a lone defender), times m.
 
     >>> defender_line(Contract.HEARTS, 3, lone=True).text
-    'lone defender, 3 tricks of the 4 needed: -7 × 4'
+    'lone defender, 3 of the 4 tricks needed: -7 × 4'
     """
     score = defender_score(contract, tricks, lone=lone, rules=rules)
     m = contract.multiplier
     who = "lone defender" if lone else "defender (both whisted)"
     rule = "R7.3" if lone else "R7.2"
     flat = " (flat table)" if lone and rules.lone_defender == "flat" else ""
-    return ScoreLine(
-        score,
-        rule,
-        f"{who}, {tricks} tricks of the {whist_quota(lone=lone)} needed{flat}: {score // m:+d} × {m}",
-    )
+    needed = whist_quota(lone=lone)
+    base = f"{score // m:+d}" if score else "0"
+    return ScoreLine(score, rule, f"{who}, {tricks} of the {needed} tricks needed{flat}: {base} × {m}")
 
 
 _PASSER = ScoreLine(0, "R7.4", "passed and did not play: 0")
