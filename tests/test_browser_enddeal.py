@@ -266,3 +266,15 @@ def test_a_watcher_sees_the_summary_without_a_next_button(
         assert watcher.locator(f"{TABLE}").get_attribute("data-phase") == "over"
     finally:
         game.close()
+
+
+def test_the_lobby_sets_how_long_a_deal_stays_on_show(server: LiveServer, open_page: Opener) -> None:
+    page = open_page(375, 812)
+    page.goto(server.url + "/")
+    page.locator("details.rules > summary").click()
+    assert page.locator("#nextdeal").input_value() == "30"
+    page.select_option("#nextdeal", "60")
+    page.click("[data-testid=create]")
+    page.wait_for_selector(TABLE)
+    table_id = page.url.rsplit("/", 1)[1]
+    assert server.get(f"/api/tables/{table_id}")["next_deal_seconds"] == 60

@@ -294,3 +294,22 @@ def test_a_malformed_next_is_refused(client: TestClient) -> None:
         assert err["code"] == "malformed" and "next.deal" in err["message"]
     finally:
         person.close()
+
+
+def test_a_person_stood_in_for_no_longer_holds_the_pause(client: TestClient) -> None:
+    table, tokens = seated(client, HUMANS, takeover_seconds=1, next_deal_seconds=600)
+    clients = [Client(client, table, t) for t in tokens]
+    watcher = Client(client, table, None)
+    try:
+        over = finish_deal(clients, clients[0].until(state(to_move)))
+        assert over["next_deal"]["waiting"] == [0, 1, 2]
+        for c in clients[1:]:
+            c.send({"type": "next"})
+        clients[0].until(state(lambda s: paused(s) and s["next_deal"]["waiting"] == [0]))
+        clients[0].close()  # seat 0 goes away: after a second a stand-in plays for it
+        began = time.monotonic()
+        m = watcher.until(state(lambda s: s["next_deal"] is None and len(s["deals"]) > len(over["deals"])))
+        assert time.monotonic() - began < 8 and m["table"]["seats"][0]["standin"]
+    finally:
+        for c in [*clients[1:], watcher]:
+            c.close()

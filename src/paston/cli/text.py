@@ -118,7 +118,7 @@ def summary_lines(s: DealSummary, seats: Sequence[str], *, target: int) -> list[
     name = seats[s.declarer]
     rule = s.outcome.rule
     if s.outcome is Outcome.SURRENDER:
-        head = f"{says(name, 'surrenders')} instead of naming trump ({rule})."
+        head = f"{says(name, 'surrenders')} ({rule})."
     elif s.outcome is Outcome.UNCONTESTED:
         assert s.contract is not None
         head = f"Both opponents pass: {says(name, 'wins')} {s.contract.pretty()} without play ({rule})."

@@ -2,6 +2,9 @@
 // Every language has exactly the keys of English (the browser tests check it).
 
 export const en = {
+  nextDeal: "After each deal",
+  nextDealOff: "go straight on",
+  nextDealAfter: "show it, up to {n} s",
   endTitle: "Deal {n} is over",
   endFinal: "The last deal (deal {n})",
   endMade: "{name} made {contract}: {tricks} tricks of the 6 needed",
@@ -31,6 +34,9 @@ export const en = {
 };
 
 export const hy = {
+  nextDeal: "Յուրաքանչյուր բաժանումից հետո",
+  nextDealOff: "անմիջապես շարունակել",
+  nextDealAfter: "ցույց տալ, մինչև {n} վ",
   endTitle: "Բաժանում {n}-ն ավարտվեց",
   endFinal: "Վերջին բաժանումը ({n})",
   endMade: "{name}-ը կատարեց {contract}-ը. {tricks} կաշառք՝ պահանջվող 6-ից",
@@ -60,6 +66,9 @@ export const hy = {
 };
 
 export const ru = {
+  nextDeal: "После каждой раздачи",
+  nextDealOff: "сразу продолжать",
+  nextDealAfter: "показывать итог до {n} с",
   endTitle: "Раздача {n} окончена",
   endFinal: "Последняя раздача ({n})",
   endMade: "{name} сыграл(а) {contract}: {tricks} взяток из 6 нужных",
@@ -89,6 +98,9 @@ export const ru = {
 };
 
 export const es = {
+  nextDeal: "Tras cada mano",
+  nextDealOff: "seguir enseguida",
+  nextDealAfter: "mostrarla hasta {n} s",
   endTitle: "Fin de la mano {n}",
   endFinal: "La última mano (mano {n})",
   endMade: "{name} cumplió {contract}: {tricks} bazas de las 6 necesarias",
@@ -118,6 +130,9 @@ export const es = {
 };
 
 export const ja = {
+  nextDeal: "各ディールの後",
+  nextDealOff: "すぐに続ける",
+  nextDealAfter: "最大{n}秒表示する",
   endTitle: "第{n}ディール終了",
   endFinal: "最後のディール（第{n}ディール）",
   endMade: "{name}が{contract}を成功：必要な6トリック中{tricks}トリック",
