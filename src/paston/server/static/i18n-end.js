@@ -2,6 +2,7 @@
 // Every language has exactly the keys of English (the browser tests check it).
 
 export const en = {
+  "err_not-paused": "The next deal has already begun.",
   nextDeal: "After each deal",
   nextDealOff: "go straight on",
   nextDealAfter: "show it, up to {n} s",
@@ -34,6 +35,7 @@ export const en = {
 };
 
 export const hy = {
+  "err_not-paused": "Հաջորդ բաժանումն արդեն սկսվել է։",
   nextDeal: "Յուրաքանչյուր բաժանումից հետո",
   nextDealOff: "անմիջապես շարունակել",
   nextDealAfter: "ցույց տալ, մինչև {n} վ",
@@ -66,6 +68,7 @@ export const hy = {
 };
 
 export const ru = {
+  "err_not-paused": "Следующая раздача уже началась.",
   nextDeal: "После каждой раздачи",
   nextDealOff: "сразу продолжать",
   nextDealAfter: "показывать итог до {n} с",
@@ -98,6 +101,7 @@ export const ru = {
 };
 
 export const es = {
+  "err_not-paused": "La siguiente mano ya ha empezado.",
   nextDeal: "Tras cada mano",
   nextDealOff: "seguir enseguida",
   nextDealAfter: "mostrarla hasta {n} s",
@@ -130,6 +134,7 @@ export const es = {
 };
 
 export const ja = {
+  "err_not-paused": "次のディールはすでに始まっています。",
   nextDeal: "各ディールの後",
   nextDealOff: "すぐに続ける",
   nextDealAfter: "最大{n}秒表示する",
