@@ -283,7 +283,8 @@ class TableManager:
         watchers beyond ``max_watchers`` and tabs of one seat beyond
         :data:`MAX_SEAT_CONNECTIONS`. A finished game stays in memory meanwhile. A
         person's first arrival may shuffle a provisional first deal again
-        (:meth:`SeedRounds.arrive`): then everyone gets the whole state."""
+        (:meth:`SeedRounds.arrive`): then everyone gets the whole state. A client that
+        ``shows_next`` shows each finished deal and answers Next (:mod:`paston.server.pause`)."""
         table.joining += 1
         try:
             async with table.lock:
