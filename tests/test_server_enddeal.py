@@ -25,13 +25,15 @@ class Client:
     """A WebSocket client on a table that keeps every message (a reader thread), sends
     ``next`` in its hello when it ``shows`` the end of a deal, and answers seed requests."""
 
-    def __init__(self, client: TestClient, table: str, token: str | None, *, shows: bool = True) -> None:
+    def __init__(
+        self, client: TestClient, table: str, token: str | None, *, shows: bool = True, seeds: bool = False
+    ) -> None:
         self._cm = client.websocket_connect(f"/ws/tables/{table}")
         self.ws = self._cm.__enter__()
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self.ws.send_json({"type": "hello", "token": token, "next": shows})
+        self.ws.send_json({"type": "hello", "token": token, "next": shows, "seeds": seeds})
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
 
@@ -42,6 +44,9 @@ class Client:
             except Exception:
                 return
             self.seen.append(msg)
+            if msg["type"] == "seed-request":  # answered at once, as the browser does
+                self.send({"type": "seed", "commit": msg["commit"], "seed": "ab" * 32})
+                continue
             self.inbox.put(msg)
 
     def send(self, message: dict[str, Any]) -> None:
@@ -55,6 +60,16 @@ class Client:
             msg = self.inbox.get(timeout=max(0.01, deadline - time.monotonic()))
             if wanted(msg):
                 return msg
+
+    def latest(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 15.0) -> dict[str, Any]:
+        """The newest message heard so far that is ``wanted`` (waiting for one)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for m in reversed(self.seen):
+                if wanted(m):
+                    return m
+            assert time.monotonic() < deadline, "no such message"
+            time.sleep(0.01)
 
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
@@ -114,13 +129,7 @@ def finish_deal(clients: list[Client], first: dict[str, Any]) -> dict[str, Any]:
     deal = len(m["deals"])
     while True:
         seat = m["view"]["to_move"]
-        mine = (
-            m
-            if seat == 0
-            else clients[seat].until(
-                state(lambda s, v=m["version"]: s["version"] == v and bool(s["view"]["legal"]))
-            )
-        )
+        mine = m if seat == 0 else clients[seat].latest(state(lambda s, v=m["version"]: s["version"] == v))
         clients[seat].send(
             {"type": "act", "action": surrender_policy(mine["view"]), "version": mine["version"]}
         )
@@ -312,4 +321,26 @@ def test_a_person_stood_in_for_no_longer_holds_the_pause(client: TestClient) -> 
         assert time.monotonic() - began < 8 and m["table"]["seats"][0]["standin"]
     finally:
         for c in [*clients[1:], watcher]:
+            c.close()
+
+
+def test_the_next_deals_seed_round_begins_only_after_the_pause(client: TestClient) -> None:
+    table, tokens = seated(client, HUMANS, next_deal_seconds=600)
+    clients = [Client(client, table, t, seeds=True) for t in tokens]
+    live = client.app.state.manager.get(table)  # type: ignore[attr-defined]
+    try:
+        everyone = state(lambda s: to_move(s) and all(x["online"] for x in s["table"]["seats"]))
+        over = finish_deal(clients, clients[0].until(everyone))
+        assert paused(over)
+        time.sleep(0.5)  # (a seed round would have asked by now)
+        asked = [m for c in clients for m in c.seen if m["type"] == "seed-request"]
+        assert live.round is None and all(m["deal"] < len(over["deals"]) for m in asked)
+        for c in clients:
+            c.send({"type": "next"})
+        clients[0].until(state(lambda s: len(s["deals"]) > len(over["deals"]) and to_move(s)))
+        asked = [m for c in clients for m in c.seen if m["type"] == "seed-request"]
+        assert any(r["deal"] == len(over["deals"]) for r in asked)  # asked once the pause ended
+        assert all(f is None or [s["by"] for s in f["seeds"]] == ["seat"] * 3 for f in live.fairness[1:])
+    finally:
+        for c in clients:
             c.close()
