@@ -129,7 +129,8 @@ def finish_deal(clients: list[Client], first: dict[str, Any]) -> dict[str, Any]:
     deal = len(m["deals"])
     while True:
         seat = m["view"]["to_move"]
-        mine = m if seat == 0 else clients[seat].latest(state(lambda s, v=m["version"]: s["version"] == v))
+        now = state(lambda s, v=m["version"], n=len(m["deals"]): s["version"] == v and len(s["deals"]) == n)
+        mine = m if seat == 0 else clients[seat].latest(now)  # the state of the deal on the table
         clients[seat].send(
             {"type": "act", "action": surrender_policy(mine["view"]), "version": mine["version"]}
         )
