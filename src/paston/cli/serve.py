@@ -47,6 +47,14 @@ def serve(
         max=60.0,
         help="Seconds a deal waits for the players' browsers to send their seeds (docs/FAIRNESS.md).",
     ),
+    next_deal_seconds: float = typer.Option(
+        30.0,
+        "--next-deal-seconds",
+        min=0.0,
+        max=3600.0,
+        help="Seconds a finished deal stays on show until everyone presses Next, for tables that "
+        "do not say (0: deal on at once).",
+    ),
     # --- limits for a public server (see paston.server.limits.Limits) ---
     trusted_proxy: list[str] = typer.Option(
         [],
@@ -126,6 +134,7 @@ def serve(
             limits=limits,
             max_watchers=max_watchers,
             analysis_workers=analysis_workers,
+            next_deal_seconds=next_deal_seconds,
         )
     except DatabaseError as err:
         fail(str(err), 2)

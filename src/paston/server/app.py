@@ -27,6 +27,7 @@ from paston.server.learn import score_table
 from paston.server.limits import CreationGate, Limits, client_key
 from paston.server.lobby import MAX_PAGE, PAGE, Lobby
 from paston.server.manager import MAX_WATCHERS, TableManager
+from paston.server.pause import MAX_NEXT_DEAL_SECONDS, NEXT_DEAL_SECONDS
 from paston.server.replayjobs import ReplayBuilder, read_limited
 from paston.server.retire import Retirer
 from paston.server.seeds import SEED_TIMEOUT
@@ -67,6 +68,7 @@ class CreateTable(_StrictBody):
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=3)]
     takeover_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
     hints: bool = False  # a practice table: people may ask for hints
+    next_deal_seconds: Annotated[float, Field(ge=0, le=MAX_NEXT_DEAL_SECONDS)] | None = None
 
 
 class Rematch(_StrictBody):
@@ -116,6 +118,7 @@ def create_app(
     limits: Limits | None = None,
     max_watchers: int = MAX_WATCHERS,
     analysis_workers: int = ANALYSIS_WORKERS,
+    next_deal_seconds: float = NEXT_DEAL_SECONDS,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
@@ -124,7 +127,8 @@ def create_app(
     waits at most ``seed_timeout`` seconds for the seeds of people's clients. ``limits``:
     the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`). A table
     takes at most ``max_watchers`` spectators. Finished deals are analysed in
-    ``analysis_workers`` processes (0: a thread of the server)."""
+    ``analysis_workers`` processes (0: a thread of the server); a finished deal stays
+    on show at most ``next_deal_seconds`` unless the table says otherwise (0: not at all)."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -136,6 +140,7 @@ def create_app(
         seed_timeout=seed_timeout,
         max_watchers=max_watchers,
         analysis_workers=analysis_workers,
+        next_deal_seconds=next_deal_seconds,
     )
     limits = limits or Limits()
     lobby = Lobby(manager.tables, limits)
@@ -216,6 +221,7 @@ def create_app(
             [s.model_dump() for s in body.seats],
             takeover_seconds=body.takeover_seconds,
             hints=body.hints,
+            next_deal_seconds=body.next_deal_seconds,
         )
         gate.created(client, table.id)
         manager.schedule_bots(table)

@@ -30,6 +30,7 @@ from paston.server.db import ActionLog, now
 from paston.server.errors import TableError
 from paston.server.hints import HintService
 from paston.server.messages import next_messages
+from paston.server.pause import NEXT_DEAL_SECONDS, Pauses
 from paston.server.seating import new_token, person_name, seat_of_token, seats_from_specs
 from paston.server.seeds import SEED_TIMEOUT, SeedRounds
 from paston.server.storage import TableStore
@@ -73,9 +74,11 @@ class TableManager:
         seed_timeout: float = SEED_TIMEOUT,
         max_watchers: int = MAX_WATCHERS,
         analysis_workers: int = ANALYSIS_WORKERS,
+        next_deal_seconds: float = NEXT_DEAL_SECONDS,
     ) -> None:
         self.max_watchers = max_watchers
         self.analyses = Analyses(sessions, workers=analysis_workers)
+        self.next_deal_seconds = next_deal_seconds  # a new table's, unless it says
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
         self.tables: dict[str, Table] = {}
@@ -85,6 +88,7 @@ class TableManager:
         )
         self.hints = HintService(self.bot_runner.pool)
         self.rounds = SeedRounds(self.store, seed_timeout, self._dealt)
+        self.pauses = Pauses(self._deal_on, self._dealt)
 
     # --- loading --------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -110,9 +114,11 @@ class TableManager:
         *,
         takeover_seconds: float | None = None,
         hints: bool = False,
+        next_deal_seconds: float | None = None,
     ) -> Table:
         """Create a table; ``seats`` are three ``{"kind": "human"}`` or
-        ``{"kind": "bot", "bot": "pimc", "level": 3}``."""
+        ``{"kind": "bot", "bot": "pimc", "level": 3}``; a finished deal stays on show at
+        most ``next_deal_seconds`` (``None``: the server's default; 0: not at all)."""
         name = name.strip()
         if not 1 <= len(name) <= 80:
             raise TableError("bad-name", "the table name must have 1 to 80 characters")
@@ -121,6 +127,7 @@ class TableManager:
         first_dealer = secrets.randbelow(3)
         match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
         table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds, hints=hints)
+        table.next_deal_seconds = self.next_deal_seconds if next_deal_seconds is None else next_deal_seconds
         table.name_seats()
         seat_bots(table, new=True)
         self.store.add(table, first_dealer)
@@ -225,12 +232,26 @@ class TableManager:
         if table.match.deals[index].is_over:  # analysed in the background (server/analysis.py)
             self.analyses.deal_ended(table.id, table.match.deals[index], index)
         ended = table.match.is_over and not table.finished
+        if table.match.needs_deck and self.pauses.begin(table):
+            return  # the finished deal on show: the next is dealt once the pause ends
         if table.match.needs_deck or ended:
             self.store.after_action(table, ended=ended)
             self.rounds.begin(table)  # the next deal's seeds, when people's clients send them
             if ended:  # marked in memory once the row says so
                 table.finished = True
                 self.finished_games.add(table)
+
+    def _deal_on(self, table: Table) -> None:
+        """A pause ended (the caller holds the lock): the next deal's seed round begins."""
+        self.store.after_action(table, ended=False)
+        self.rounds.begin(table)
+
+    async def press_next(self, table: Table, seat: int | None, deal: int | None) -> None:
+        """A person pressed Next on the finished deal on show; the last one to do so ends
+        the pause (see :mod:`paston.server.pause`)."""
+        async with table.lock:
+            self.pauses.press(table, seat, deal)
+        self._dealt(table)
 
     def _dealt(self, table: Table) -> None:
         """A deal was dealt once its seeds were in: send the news, let bots play."""
@@ -254,25 +275,32 @@ class TableManager:
         self.bot_runner.schedule(table)
 
     def stop_bots(self) -> None:
-        """Stop every computer player and their worker processes (at shutdown)."""
+        """Stop every computer player and their worker processes, and the clocks of the
+        pauses after deals (at shutdown)."""
+        self.pauses.stop(list(self.tables.values()))
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
         self.bot_runner.close()
         self.analyses.close()
 
-    async def join(self, table: Table, conn: Connection, *, sends_seeds: bool = False) -> None:
+    async def join(
+        self, table: Table, conn: Connection, *, sends_seeds: bool = False, shows_next: bool = False
+    ) -> None:
         """Add a connection to a table once any move being saved is done (a stand-in's,
         say), and send it the state. Nobody else hears of a spectator; a person coming
         online is shown to everyone (see :meth:`presence_changed`). A table refuses
         watchers beyond ``max_watchers`` and tabs of one seat beyond
         :data:`MAX_SEAT_CONNECTIONS`. A finished game stays in memory meanwhile. A
         person's first arrival may shuffle a provisional first deal again
-        (:meth:`SeedRounds.arrive`): then everyone gets the whole state."""
+        (:meth:`SeedRounds.arrive`): then everyone gets the whole state. A client that
+        ``shows_next`` shows each finished deal and answers Next (:mod:`paston.server.pause`)."""
         table.joining += 1
         try:
             async with table.lock:
                 self._check_room(table, conn.seat)
+                if shows_next:
+                    table.nexters.add(conn)
                 came_online = conn.seat is not None and not table.online(conn.seat)
                 table.connections.append(conn)
                 if self.rounds.arrive(table, conn, sends_seeds=sends_seeds):
@@ -349,7 +377,12 @@ class TableManager:
                 {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
             ]
             new = self.create(
-                old.name, old.rules, specs, takeover_seconds=old.takeover_seconds, hints=old.hints
+                old.name,
+                old.rules,
+                specs,
+                takeover_seconds=old.takeover_seconds,
+                hints=old.hints,
+                next_deal_seconds=old.next_deal_seconds,
             )
             old.rematch = new.id
             self.store.save_rematch(old.id, new.id)

@@ -35,6 +35,7 @@ class Hello(_Message):
     token: Annotated[str, Field(max_length=64)] | None = None
     updates: bool = False  # after the first full state, send only what changed
     seeds: bool = False  # this client sends a seed for each deal (docs/FAIRNESS.md)
+    next: bool = False  # this client shows each finished deal and sends next (server/pause.py)
 
 
 class Act(_Message):
@@ -69,11 +70,20 @@ class Seed(_Message):
     seed: Annotated[str, Field(pattern=_HEX64)]
 
 
-ClientMessage = Annotated[Hello | Act | Sync | Ping | Seed | HintRequest, Field(discriminator="type")]
-_MESSAGE: TypeAdapter[Hello | Act | Sync | Ping | Seed | HintRequest] = TypeAdapter(ClientMessage)
+class Next(_Message):
+    """A person is done looking at the finished deal ``deal`` (its index; ``None``: the
+    one on show)."""
+
+    type: Literal["next"]
+    deal: Annotated[int, Field(ge=0)] | None = None
 
 
-def parse(raw: str, code: str = "malformed") -> Hello | Act | Sync | Ping | Seed | HintRequest:
+Message = Hello | Act | Sync | Ping | Seed | HintRequest | Next
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
+
+
+def parse(raw: str, code: str = "malformed") -> Message:
     """A client's message from its JSON text; a :class:`TableError` with ``code`` names
     the first field that is wrong."""
     try:

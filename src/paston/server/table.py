@@ -20,6 +20,10 @@ from paston.server.seating import Seat, seat_names_of
 
 if TYPE_CHECKING:
     from paston.server.connection import Connection
+    from paston.server.pause import Pause
+
+#: Seconds a finished deal stays on show (see :mod:`paston.server.pause`), unless the table says.
+NEXT_DEAL_SECONDS = 30.0
 
 
 def table_summary(
@@ -35,6 +39,7 @@ def table_summary(
     online: Callable[[int], bool],
     standing_in: Callable[[int], bool],
     hints: bool = False,
+    next_deal_seconds: float = NEXT_DEAL_SECONDS,
 ) -> dict[str, Any]:
     """Public facts about a table (lobby, headers), live or only stored."""
     names = seat_names_of(seats)
@@ -46,6 +51,7 @@ def table_summary(
         "version": version,
         "takeover_seconds": takeover_seconds,
         "hints": hints,
+        "next_deal_seconds": next_deal_seconds,
         "rematch": rematch,
         "seats": [
             {
@@ -94,6 +100,9 @@ class Table:
     presence_call: asyncio.TimerHandle | None = None  # that news, due when the interval is up
     arrived: set[int] = field(default_factory=set)  # people's seats seen since the first deal was dealt
     dropped: set[str] = field(default_factory=set)  # commitments of first-deal shuffles started over
+    next_deal_seconds: float = NEXT_DEAL_SECONDS  # a finished deal stays on show at most this long
+    pause: Pause | None = None  # the finished deal on show (see server/pause.py)
+    nexters: weakref.WeakSet[Connection] = field(default_factory=weakref.WeakSet)  # clients that show it
 
     @property
     def rules(self) -> Rules:
@@ -120,6 +129,19 @@ class Table:
             if c.seat is not None
             and not c.closed
             and c in self.seeders
+            and self.seats[c.seat].kind == "human"
+            and not self.standing_in(c.seat)
+        )
+
+    def next_seats(self) -> frozenset[int]:
+        """The seats whose person holds the end of a deal on show now: connected with a
+        client that shows it and sends Next, and not stood in for."""
+        return frozenset(
+            c.seat
+            for c in self.connections
+            if c.seat is not None
+            and not c.closed
+            and c in self.nexters
             and self.seats[c.seat].kind == "human"
             and not self.standing_in(c.seat)
         )
@@ -192,6 +214,7 @@ class Table:
             online=self.online,
             standing_in=self.standing_in,
             hints=self.hints,
+            next_deal_seconds=self.next_deal_seconds,
         )
 
     def sheet(self) -> list[dict[str, Any]]:

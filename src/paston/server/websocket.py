@@ -3,7 +3,9 @@
 - client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
   then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
   ``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "hint"}`` (practice tables,
-  the seat to move: see :mod:`paston.server.hints`);
+  the seat to move: see :mod:`paston.server.hints`); ``{"type": "next", "deal": 4}``
+  (done looking at the finished deal on show; a hello with ``"next": true`` says the
+  client shows it, see :mod:`paston.server.pause`);
 - server → client: ``{"type": "state", …}`` (the audience's own view, after every
   change), ``{"type": "ack", "id": …, "version": …}`` (with ``"duplicate": true`` when
   the seat had sent that command id before: it was applied once, and ``version`` is
@@ -34,7 +36,7 @@ from paston.server.badinput import BadInputLog
 from paston.server.connection import Connection
 from paston.server.errors import TableError
 from paston.server.manager import TableManager
-from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, HintRequest, Ping, Seed, Sync, error, parse
+from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, HintRequest, Next, Ping, Seed, Sync, error, parse
 from paston.server.table import Table
 
 MAX_MESSAGES_PER_SECOND = 50  # sustained; bursts of twice that are allowed
@@ -137,7 +139,7 @@ class TableSocket:
         conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
         conn.hangup = lambda: websocket.close(code=CLOSE_TRY_LATER)
         try:
-            await self.manager.join(table, conn, sends_seeds=hello.seeds)
+            await self.manager.join(table, conn, sends_seeds=hello.seeds, shows_next=hello.next)
         except TableError as err:  # the table is full
             await self.refuse(err, table_id, CLOSE_TRY_LATER)
             return
@@ -200,6 +202,11 @@ class TableSocket:
                     refused(err)
             elif isinstance(message, HintRequest):
                 self.hint(table, conn, reply, refused)
+            elif isinstance(message, Next):
+                try:
+                    await self.manager.press_next(table, conn.seat, message.deal)
+                except TableError as err:
+                    refused(err)
             elif conn.seat is None:
                 refused(TableError("spectator", "spectators cannot act"), id=message.id)
             else:

@@ -46,7 +46,8 @@ export function connect(id, onMyTurn = null) {
   ws.onopen = () => {
     live.retry = 0;
     const token = localStorage.getItem(tokenKey(id));
-    ws.send(JSON.stringify({ type: "hello", token, updates: true, seeds: true })); // seeds: sendSeed
+    // seeds: sendSeed; next: the end of each deal is shown (enddeal.js) and answered with "next"
+    ws.send(JSON.stringify({ type: "hello", token, updates: true, seeds: true, next: true }));
   };
   ws.onmessage = (ev) => {
     let msg = JSON.parse(ev.data);
@@ -123,7 +124,7 @@ export function mergeUpdate(held, update) {
     history = held.view.history;
   }
   const next = { ...held, type: "state", version: update.version, you: update.you };
-  for (const key of ["table", "sheet", "deals", "winners", "previous_trick"]) {
+  for (const key of ["table", "sheet", "deals", "winners", "previous_trick", "shuffling", "last_deal", "next_deal"]) {
     if (key in update) next[key] = update[key];
   }
   next.view = { ...update.view, history };

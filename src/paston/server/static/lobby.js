@@ -10,6 +10,7 @@ import { defaultComputer, getMeta, seatChoices, seatDisplayName } from "./player
 import { has, t } from "./text.js";
 
 const TAKEOVER_SECONDS = [30, 120, 300];
+const NEXT_DEAL_SECONDS = [15, 30, 60, 120, 300]; // how long a finished deal stays on show (enddeal.js)
 const PAGE = 20; // open tables a page
 const POLL_MS = 30000; // without the pushed changes: refresh this often, and try them again
 const SETTLE_MS = 300; // changes arriving together: one refresh
@@ -21,7 +22,7 @@ function freshForm() {
   const meta = getMeta();
   const computer = defaultComputer();
   return {
-    name: "", seats: ["human", computer, computer], takeover: "", hints: false, rulesOpen: false,
+    name: "", seats: ["human", computer, computer], takeover: "", hints: false, nextDeal: "30", rulesOpen: false,
     rules: meta ? { ...meta.rules.defaults } : {},
   };
 }
@@ -104,6 +105,12 @@ function takeoverField() {
   return field("takeover", t("takeover"), select("takeover", options, form.takeover, (v) => { form.takeover = v; }));
 }
 
+function nextDealField() {
+  const options = [{ value: "0", label: t("nextDealOff") },
+    ...NEXT_DEAL_SECONDS.map((n) => ({ value: String(n), label: t("nextDealAfter", { n }) }))];
+  return field("nextdeal", t("nextDeal"), select("nextdeal", options, form.nextDeal, (v) => { form.nextDeal = v; }));
+}
+
 /** Draw the lobby: the form and the lists (as last fetched). */
 export function renderLobby() {
   if (!form) form = freshForm();
@@ -119,7 +126,7 @@ export function renderLobby() {
     el("details", {
       class: "rules", open: form.rulesOpen, ontoggle: (e) => { form.rulesOpen = e.target.open; },
     }, el("summary", {}, t("rulesVariants")),
-    el("div", { class: "fields" }, meta ? ruleFields(meta) : null, takeoverField())),
+    el("div", { class: "fields" }, meta ? ruleFields(meta) : null, takeoverField(), nextDealField())),
     el("button", { class: "primary", type: "submit", "data-testid": "create" }, t("createTable")));
   app.replaceChildren(el("div", { class: "lobby" },
     el("section", { class: "panel" }, el("h1", {}, t("newTable")),
@@ -249,6 +256,7 @@ async function createTable(e) {
   if ("target" in body.rules) body.rules.target = Number(body.rules.target);
   if (form.takeover) body.takeover_seconds = Number(form.takeover);
   if (form.hints) body.hints = true;
+  body.next_deal_seconds = Number(form.nextDeal);
   try {
     const made = await api("/api/tables", body);
     location.href = made.invite;

@@ -6,6 +6,7 @@ import { hintView } from "./hint.js";
 import { app, rerender } from "./chrome.js";
 import { coachPanel } from "./coach.js";
 import { el } from "./dom.js";
+import { endDealView } from "./enddeal.js";
 import { act, live, rematch, savedName, takeSeat } from "./live.js";
 import { SEAT_COLORS, botDescription, botLabel, seatNames } from "./players.js";
 import { outcomeText, sheetView } from "./sheet.js";
@@ -353,6 +354,6 @@ export function renderTable() {
   state.shuffling ? null : actionsView(v),
   hintView(state));
   app.replaceChildren(el("div", { class: "table-layout" },
-    el("div", { class: "main-col" }, endView(), coachPanel(state), board),
+    el("div", { class: "main-col" }, endView(), endDealView(state, names()), coachPanel(state), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
 }
