@@ -276,8 +276,10 @@ def analyze(
     seed: int = typer.Option(0, "--seed", help="With --scores: the seed of pimc's samples."),
     as_json: bool = typer.Option(False, "--json", help="With --scores: print the analysis as JSON."),
 ) -> None:
-    """Annotate every card played with the tricks it cost against perfect (double-dummy) play
-    (with --scores: also the points, pimc's choices and every decision)."""
+    """Annotate every card played with the tricks it cost against perfect play (--scores: points too).
+
+    With --scores each card also gets the R7 points it cost (max^n) and what pimc would
+    have played from the seat's view, and each decision pimc's score for every option."""
     if scores:
         if all_games:
             fail("--scores analyses one game (--game N); it cannot be used with --all", 2)
