@@ -60,11 +60,19 @@ class SeatSpec(_StrictBody):
     level: Annotated[int, Field(ge=min(_LEVELS), le=max(_LEVELS))] | None = None
 
 
+class Creator(_StrictBody):
+    """Who creates a table and sits down at once: their name and a person's seat."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    seat: Annotated[int, Field(ge=0, le=2)]
+
+
 class CreateTable(_StrictBody):
     name: Annotated[str, Field(min_length=1, max_length=80)]
     rules: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=3)]
     takeover_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
+    creator: Creator | None = None
 
 
 class Rematch(_StrictBody):
@@ -194,12 +202,19 @@ def create_app(
         rules = rules_of(body.rules)
         client = client_of(request)
         gate.check(client, lobby.open_ids(), time.monotonic())
-        table = manager.create(
-            body.name, rules, [s.model_dump() for s in body.seats], takeover_seconds=body.takeover_seconds
-        )
+        specs = [s.model_dump() for s in body.seats]
+        seated: dict[str, Any] = {}
+        if body.creator is None:
+            table = manager.create(body.name, rules, specs, takeover_seconds=body.takeover_seconds)
+        else:  # the creator's seat is taken with the table, and its token comes back once
+            creator = (body.creator.seat, body.creator.name)
+            table, token = manager.create_seated(
+                body.name, rules, specs, creator, takeover_seconds=body.takeover_seconds
+            )
+            seated = {"seat": body.creator.seat, "token": token}
         gate.created(client, table.id)
         manager.schedule_bots(table)
-        return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary()}
+        return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary(), **seated}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:

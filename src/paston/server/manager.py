@@ -107,19 +107,54 @@ class TableManager:
     ) -> Table:
         """Create a table; ``seats`` are three ``{"kind": "human"}`` or
         ``{"kind": "bot", "bot": "pimc", "level": 3}``."""
+        return self._create(name, rules, seats, takeover_seconds, None)[0]
+
+    def create_seated(
+        self,
+        name: str,
+        rules: Rules,
+        seats: Sequence[Mapping[str, Any]],
+        creator: tuple[int, str],
+        *,
+        takeover_seconds: float | None = None,
+    ) -> tuple[Table, str]:
+        """Create a table with its creator already in a person's seat: ``creator`` is
+        ``(seat, name)``. The seat is stored with the table, in one transaction, so the
+        table is never seen with that seat free. Returns the table and the seat token."""
+        table, token = self._create(name, rules, seats, takeover_seconds, creator)
+        assert token is not None
+        return table, token
+
+    def _create(
+        self,
+        name: str,
+        rules: Rules,
+        seats: Sequence[Mapping[str, Any]],
+        takeover_seconds: float | None,
+        creator: tuple[int, str] | None,
+    ) -> tuple[Table, str | None]:
         name = name.strip()
         if not 1 <= len(name) <= 80:
             raise TableError("bad-name", "the table name must have 1 to 80 characters")
         seat_list = seats_from_specs(seats)
+        token = None
+        if creator is not None:
+            seat, person = creator
+            if seat not in (0, 1, 2):
+                raise TableError("bad-seat", "seats are 0, 1 and 2")
+            if seat_list[seat].kind != "human":
+                raise TableError("bad-seat", f"seat {seat} is a computer player's, not a person's")
+            seat_list[seat].name = person_name(person)
+            token, seat_list[seat].token_hash = new_token()
         table_id = secrets.token_urlsafe(9)
         first_dealer = secrets.randbelow(3)
         match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
         table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds)
         table.name_seats()
         seat_bots(table, new=True)
-        self.store.add(table, first_dealer)
+        self.store.add(table, first_dealer)  # with the creator's seat, if any
         self.tables[table_id] = table
-        return table
+        return table, token
 
     def get(self, table_id: str) -> Table:
         """A table by id: in memory, or a finished game loaded from the database."""

@@ -2,7 +2,7 @@
 // person opens (POST /api/replay), step by step with every hand shown.
 import { api } from "./api.js";
 import { cardNode, cardText, sortCards } from "./cards.js";
-import { app, showError } from "./chrome.js";
+import { app, rerender, showError } from "./chrome.js";
 import { el } from "./dom.js";
 import { actionLabel, t } from "./text.js";
 
@@ -18,7 +18,9 @@ function moveText(next) {
 function go(deal, step) {
   dealIndex = deal;
   stepIndex = step;
-  renderReplay();
+  const hadFocus = app.contains(document.activeElement);
+  rerender(); // the focus stays on the button pressed
+  if (hadFocus && !app.contains(document.activeElement)) document.getElementById("replay-title")?.focus();
 }
 
 /** Draw the step shown, or the file picker when no game is open yet. */
@@ -28,14 +30,14 @@ export function renderReplay() {
       type: "file", accept: ".json,.jsonl,application/json", id: "record-file",
       "aria-label": t("chooseRecord"), onchange: openRecordFile,
     });
-    app.replaceChildren(el("section", { class: "panel" }, el("h2", {}, t("openRecordFile")),
+    app.replaceChildren(el("section", { class: "panel" }, el("h1", {}, t("openRecordFile")),
       el("p", {}, el("label", { for: "record-file" }, t("chooseRecord"))), input));
     return;
   }
   const deal = data.deals[dealIndex];
   const step = deal.steps[stepIndex];
   const seats = data.seats;
-  const button = (key, enabled, onclick) => el("button", { type: "button", disabled: !enabled, onclick }, t(key));
+  const button = (key, enabled, onclick) => el("button", { type: "button", "data-testid": key, disabled: !enabled, onclick }, t(key));
   const hands = el("div", { class: "replay-hands" }, [0, 1, 2].map((s) => el("div", { class: "replay-hand", "data-seat": s },
     el("h3", {}, seats[s], step.declarer === s ? ` · ${t("declarer")}` : ""),
     el("div", { class: "hand" }, sortCards(step.hands[s]).map((c) => cardNode(c, { size: "small" }))))));
@@ -44,7 +46,7 @@ export function renderReplay() {
   const trick = el("div", { class: "hand" },
     step.trick.map((p) => el("span", { class: "play" }, cardNode(p.card, { size: "small" }), seats[p.seat])));
   app.replaceChildren(el("section", { class: "panel replay", "data-testid": "replay" },
-    el("h2", {}, t("replayTitle"), " · ", t("dealN", { n: dealIndex + 1 }), " · ",
+    el("h1", { id: "replay-title", tabindex: -1 }, t("replayTitle"), " · ", t("dealN", { n: dealIndex + 1 }), " · ",
       t("stepOf", { n: stepIndex + 1, total: deal.steps.length })),
     el("div", { class: "row" },
       button("prevDeal", dealIndex > 0, () => go(dealIndex - 1, 0)),
@@ -53,7 +55,7 @@ export function renderReplay() {
       button("nextDeal", dealIndex < data.deals.length - 1, () => go(dealIndex + 1, 0))),
     el("p", { class: "muted" }, t("replayKeys")),
     el("p", { "data-testid": "next-move" }, moveText(step.next)),
-    el("h3", {}, t("allHands")), hands, talon, trick));
+    el("h2", {}, t("allHands")), hands, talon, trick));
 }
 
 async function openRecordFile(e) {
