@@ -69,8 +69,9 @@ export function connect(id, onMyTurn = null) {
         say(null);
       }
       rerender();
-      const mineNow = msg.you !== null && msg.view.to_move === msg.you;
-      const mineBefore = previous && previous.you !== null && previous.view.to_move === previous.you;
+      const mine = (s) => s && s.you !== null && s.view.to_move === s.you && !s.shuffling;
+      const mineNow = mine(msg);
+      const mineBefore = mine(previous);
       if (mineNow && !mineBefore) live.onMyTurn(msg.view);
     } else if (msg.type === "ack") {
       // a duplicate's ack ("duplicate": true) comes with no new state: the move is not pending

@@ -100,7 +100,7 @@ export function turnAnnouncement(view) {
 function turnText(v) {
   const n = names();
   if (state.winners.length) return t("gameOver"); // the panel above says who won
-  if (v.to_move === null) return "";
+  if (v.to_move === null || state.shuffling) return ""; // while shuffling, the note says so
   if (state.you !== null && v.to_move === state.you) return t(`yourTurn_${v.phase}`);
   return t("waitingFor", { name: n[v.to_move], what: t(`phase_${v.phase}`) });
 }
@@ -353,7 +353,7 @@ export function renderTable() {
   const [me, left, right] = layout();
   const seats = state.table.seats;
   const said = calls(v);
-  const myTurn = state.you !== null && v.to_move === state.you;
+  const myTurn = state.you !== null && v.to_move === state.you && !state.shuffling; // a provisional deal's turn is nobody's
   skipLink(state.you !== null);
   const board = el("section", {
     class: `board panel ${myTurn ? "my-turn" : ""} ${live.connected ? "" : "offline"}`, "data-testid": "table",
