@@ -428,6 +428,7 @@ def test_a_refused_seat_key_says_so_and_offers_the_free_seats(server: LiveServer
     offers = page.locator("[data-testid=go-to-seat]")
     assert offers.count() == 2
     axe(page, "the note of a refused seat key")
+    shot(page, "seat-lost-desktop.png", full=False)
     offers.nth(1).click()
     assert page.evaluate("document.activeElement.id") == "seat-name-1"
     page.keyboard.type("Babken")
@@ -509,6 +510,7 @@ def test_the_four_colour_deck(server: LiveServer, open_page: Opener) -> None:
         "document.querySelector('.replay-hand .card svg.small').getBoundingClientRect().width"
     )
     assert phone > desktop
+    shot(page, "replay-four-colour-phone.png", full=False)
 
 
 def test_the_score_sheet_shows_whole_names_and_one_game_over(server: LiveServer, open_page: Opener) -> None:
