@@ -393,6 +393,7 @@ def test_the_hand_by_keyboard_alone(server: LiveServer, open_page: Opener) -> No
     page.keyboard.press("Enter")
     wait_version_change(page, version)
     assert card not in page.eval_on_selector_all(HAND_CARDS, "es => es.map(e => e.dataset.card)")
+    assert page.evaluate("Boolean(document.activeElement.closest('[data-testid=hand]'))")  # still in the hand
 
 
 def test_a_lost_connection_dims_the_table_and_says_so(server: LiveServer, open_page: Opener) -> None:

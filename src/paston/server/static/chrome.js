@@ -94,7 +94,8 @@ let playFocus = false; // the keyboard was last used on the cards or action butt
 
 function focusPlayArea() {
   const usable = ":not([disabled]):not([aria-disabled=true])";
-  const next = app.querySelector(`.hand button${usable}, .actions button${usable}`);
+  // else the hand's tab stop: the keyboard stays in the hand while the others play
+  const next = app.querySelector(`.hand button${usable}, .actions button${usable}`) || app.querySelector(".hand button[tabindex='0']");
   if (next) next.focus({ preventScroll: true });
 }
 
