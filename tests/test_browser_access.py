@@ -74,17 +74,19 @@ def shot(page: Page, name: str, full: bool = True) -> None:
 
 # --- creating a table from the lobby, seated ------------------------------------------------------
 def create_seated(
-    page: Page, url: str, name: str, seat: int, seats: list[str], target: int | None = None
+    page: Page, url: str, name: str, seat: int, seats: list[str], target: int | None = None, pause: str = "0"
 ) -> str:
-    """Create a table from the lobby's form as ``name`` in ``seat``; returns its id."""
+    """Create a table from the lobby's form as ``name`` in ``seat`` (a finished deal on show
+    ``pause`` seconds); returns its id."""
     page.goto(url + "/")
     page.wait_for_selector("#seat2 option", state="attached")
     for i, choice in enumerate(seats):
         page.select_option(f"#seat{i}", choice)
     page.fill("[data-testid=my-name]", name)
     page.select_option("[data-testid=my-seat]", str(seat))
+    page.click("details.rules summary")
+    page.select_option("#nextdeal", pause)
     if target is not None:
-        page.click("details.rules summary")
         page.fill("#target", str(target))
     page.click("[data-testid=create]")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
@@ -153,7 +155,8 @@ def wait_my_turn(page: Page) -> None:
     try:
         page.wait_for_function(
             """() => document.querySelector('[data-testid=table]')?.dataset.myTurn === 'true'
-                     || document.querySelector('[data-testid=game-over]')""",
+                     || document.querySelector('[data-testid=game-over]')
+                     || document.querySelector('[data-testid=next-deal]:not([disabled])')""",
             timeout=45_000,
         )
     except Exception as err:
@@ -186,13 +189,23 @@ def test_axe_finds_nothing_in_any_phase_of_a_deal_nor_in_the_score_sheet(
     server: LiveServer, open_page: Opener
 ) -> None:
     page = open_page()
-    table_id = create_seated(page, server.url, "Ani", 0, ["human", "random", "random"], target=100000)
+    table_id = create_seated(
+        page, server.url, "Ani", 0, ["human", "random", "random"], target=100000, pause="15"
+    )
     rng = random.Random(12)
     checked: set[str] = set()
     deadline = time.monotonic() + 240
-    while not {"auction", "discard", "trump", "defence", "play", "sheet"} <= checked:
+    while not {"auction", "discard", "trump", "defence", "play", "sheet", "deal-end"} <= checked:
         assert time.monotonic() < deadline, f"only {sorted(checked)} came to Ani's seat"
         wait_my_turn(page)
+        if page.locator("[data-testid=next-deal]:not([disabled])").count():  # the end of a deal, on show
+            if "deal-end" not in checked:
+                axe(page, "the end of a deal")
+                shot(page, "deal-end-desktop.png")
+                checked.add("deal-end")
+            page.click("[data-testid=next-deal]")
+            page.wait_for_selector("[data-testid=next-deal]", state="detached")
+            continue
         state = board(page)
         deals = int(state["deals"])
         if deals and "sheet" not in checked:
@@ -255,14 +268,14 @@ def test_axe_finds_nothing_in_the_replay_and_its_focus_stays(server: LiveServer,
     page.wait_for_selector("[data-testid=replay]")
     assert page.locator("h1").count() == 1
     axe(page, "the replay")
-    page.focus("[data-testid=nextStep]")
+    page.focus("[data-testid=next-step]")
     for _ in range(3):
         before = page.inner_text("[data-testid=next-move]")
         page.keyboard.press("Enter")
         page.wait_for_function(
             "b => document.querySelector('[data-testid=next-move]').innerText !== b", arg=before
         )
-        assert page.evaluate("document.activeElement.dataset.testid") == "nextStep"
+        assert page.evaluate("document.activeElement.dataset.testid") == "next-step"
     shot(page, "replay-desktop.png")
 
 

@@ -146,6 +146,7 @@ def test_readme_documents_every_subcommand() -> None:
         "sheet",
         "solve",
         "analyze",
+        "hint",
         "tournament",
         "verify",
     }

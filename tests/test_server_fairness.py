@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from cli_helpers import assert_ok, invoke
 from paston.cards import ALL_CARDS
 from paston.fairness import derive_deck, server_seed
-from paston.record import from_record, to_record
+from paston.record import from_record, read_record, to_record
 from paston.server.app import create_app
 from test_fairness import run_doc_verifier
 
@@ -186,6 +186,8 @@ def test_a_game_with_seeds_from_every_seat_verifies(client: TestClient, db_url: 
         for seat, c in enumerate(clients):  # each seat's seed is the one its client sent
             assert c.sent[fairness["commitment"]] == fairness["seeds"][seat]["seed"]
         assert any(r["commit"] == fairness["commitment"] and r["deal"] == i for r in clients[0].requests)
+    again, fairness = read_record(record)  # read and written back whole, fairness included
+    assert to_record(again, fairness) == record
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     assert f"OK ({len(deals)} deals verified)" in assert_ok(invoke("verify", path))

@@ -15,7 +15,7 @@ from test_server_ws import HUMANS, client, db_url, known_codes, new_table, recei
 
 __all__ = ["client", "db_url"]  # the fixtures, shared with test_server_ws
 
-SHARED = ("table", "sheet", "deals", "winners", "previous_trick")
+SHARED = ("table", "sheet", "deals", "winners", "previous_trick", "last_deal", "next_deal")
 
 
 def merge(held: dict[str, Any] | None, update: dict[str, Any]) -> dict[str, Any] | None:
@@ -70,6 +70,10 @@ def allowed_cards(state: dict[str, Any]) -> set[str]:
         allowed |= set(view["prikup"]) | set(view["discard"] or [])
     if state["previous_trick"]:
         allowed |= {p["card"] for p in state["previous_trick"]["plays"]}
+    shown = state.get("last_deal")
+    if shown is not None:  # a finished deal's cards, shown once it is over
+        assert shown["deal"] < len(state["deals"]) - 1 or view["phase"] in ("over", "redeal")
+        allowed |= {c for line in shown["seats"] for c in line["hand"]} | set(shown["prikup"])
     return allowed
 
 

@@ -148,6 +148,24 @@ def _check_int(value: object, lo: int, hi: int) -> bool:
 
 def from_record(obj: object) -> Match:
     """Replay a record object into a :class:`Match`; :class:`RecordError` if broken."""
+    return read_record(obj)[0]
+
+
+def read_record(obj: object) -> tuple[Match, list[dict[str, Any] | None]]:
+    """Replay a record object into a :class:`Match`, with each deal's checked
+    ``fairness`` object (or ``None``), so that :func:`to_record` writes it back whole;
+    :class:`RecordError` if broken.
+
+    >>> from paston.fairness import derive_deck, make_entry
+    >>> match = Match(first_dealer=0)
+    >>> deck = derive_deck("ab" * 32, "t1", 0, None, ["cd" * 32] * 3)
+    >>> _ = match.deal_next(deck)
+    >>> entry = make_entry("t1", 0, "ab" * 32, [("cd" * 32, "seat")] * 3, None)
+    >>> record = to_record(match, [entry])
+    >>> again, fairness = read_record(record)
+    >>> to_record(again, fairness) == record
+    True
+    """
     if not isinstance(obj, dict):
         raise _fail(f"a record must be a JSON object, not {json_kind(obj)}")
     if obj.get("format") != FORMAT:
@@ -170,6 +188,7 @@ def from_record(obj: object) -> Match:
         raise _fail("deals must be a list")
     match = Match(first_dealer=obj["first_dealer"], rules=rules, seats=seats)
     chain = fair.Chain()
+    kept: list[dict[str, Any] | None] = []
     for i, entry in enumerate(deals):
         _replay_deal(match, entry, i, last=i == len(deals) - 1)
         if "fairness" in entry and entry["fairness"] is None:
@@ -177,6 +196,7 @@ def from_record(obj: object) -> Match:
         why = chain.check(entry.get("fairness"), match.deals[-1].deck, i)
         if why is not None:
             raise _fail(why, deal=i, rule="R1.2", code="fairness")
+        kept.append(entry.get("fairness"))
     winners = obj["winners"]
     if not _strict_equal(winners, list(match.winners)):
         raise _fail(
@@ -184,7 +204,7 @@ def from_record(obj: object) -> Match:
             rule="R8.3",
             code="winners",
         )
-    return match
+    return match, kept
 
 
 def _replay_deal(match: Match, entry: object, i: int, *, last: bool) -> None:

@@ -20,7 +20,16 @@ from typing import Any
 
 from paston.contracts import Contract
 from paston.rules import Rules
-from paston.scoring import played_scores, surrender_scores, uncontested_scores
+from paston.scoring import (
+    DECLARER_NEEDS,
+    Lines,
+    played_lines,
+    played_scores,
+    surrender_lines,
+    surrender_scores,
+    uncontested_lines,
+    uncontested_scores,
+)
 
 _DEFAULT = Rules()
 
@@ -142,7 +151,23 @@ class DealResult:
         after a surrender."""
         if self.outcome is Outcome.SURRENDER:
             return None
-        return self.outcome is Outcome.UNCONTESTED or self.tricks[self.declarer] >= 6
+        return self.outcome is Outcome.UNCONTESTED or self.tricks[self.declarer] >= DECLARER_NEEDS
+
+    def lines(self, rules: Rules = _DEFAULT) -> Lines:
+        """Each seat's score with the line of R7 that gives it (``rules``: the variants
+        the deal was scored under).
+
+        >>> [line.rule for line in DealResult.surrender(declarer=0).lines()]
+        ['R7.7', 'R7.7', 'R7.7']
+        """
+        if self.outcome is Outcome.SURRENDER:
+            return surrender_lines(declarer=self.declarer, rules=rules)
+        assert self.contract is not None
+        if self.outcome is Outcome.UNCONTESTED:
+            return uncontested_lines(self.contract, declarer=self.declarer)
+        return played_lines(
+            self.contract, declarer=self.declarer, defenders=self.defenders, tricks=self.tricks, rules=rules
+        )
 
     def to_record(self) -> dict[str, Any]:
         """The record's ``result`` object."""

@@ -16,17 +16,46 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from paston.contracts import Contract
 from paston.rules import Rules
 
 _DEFAULT = Rules()
 
+#: R6.3: the tricks the declarer needs.
+DECLARER_NEEDS = 6
+
 _TWO_DEFENDERS = (-10, -9, 0)
 _LONE_GRADED = (-10, -9, -8, -7, 0)
 _LONE_FLAT = (-10, -9, -9, -9, 0)
 
 Scores = tuple[int, int, int]
+
+
+class ScoreLine(NamedTuple):
+    """One seat's score of a deal with the line of R7 that gives it: the rule and its
+    words with this deal's numbers.
+
+    >>> declarer_line(Contract.CLUBS, 5)
+    ScoreLine(score=-20, rule='R7.1', text='declarer, 5 of the 6 tricks needed: failed, -10 × 2')
+    """
+
+    score: int
+    rule: str
+    text: str
+
+
+Lines = tuple[ScoreLine, ScoreLine, ScoreLine]
+
+
+def whist_quota(*, lone: bool) -> int:
+    """R5.2: the tricks a defender needs: 2 each when both whist, 4 for a lone defender.
+
+    >>> whist_quota(lone=False), whist_quota(lone=True)
+    (2, 4)
+    """
+    return 4 if lone else 2
 
 
 def declarer_score(contract: Contract, made: bool) -> int:
@@ -44,15 +73,92 @@ def defender_score(contract: Contract, tricks: int, *, lone: bool, rules: Rules 
     """
     if not 0 <= tricks <= 10:
         raise ValueError(f"a defender takes 0 to 10 tricks, not {tricks}")
-    table: tuple[int, ...]
-    if lone:
-        table = _LONE_FLAT if rules.lone_defender == "flat" else _LONE_GRADED
-        quota = 4
-    else:
-        table = _TWO_DEFENDERS
-        quota = 2
+    table = (_LONE_FLAT if rules.lone_defender == "flat" else _LONE_GRADED) if lone else _TWO_DEFENDERS
+    quota = whist_quota(lone=lone)
     base = table[tricks] if tricks <= quota else 10 * (tricks - quota)
     return base * contract.multiplier
+
+
+def declarer_line(contract: Contract, tricks: int | None) -> ScoreLine:
+    """R7.1 and R7.5 for a played contract; ``tricks=None``: uncontested (R7.6)."""
+    m = contract.multiplier
+    best = contract is Contract.BEST_SPADES
+    if tricks is None:
+        shown = "+10 (best spades)" if best else f"+10 × {m}"
+        return ScoreLine(
+            declarer_score(contract, True),
+            "R7.6",
+            f"uncontested: the declarer scores a made contract, {shown}",
+        )
+    made = tricks >= DECLARER_NEEDS
+    head = f"declarer, {tricks} of the {DECLARER_NEEDS} tricks needed"
+    if best:
+        text = (
+            f"{head}: made best spades scores only +10" if made else f"{head}: failed best spades, -10 × {m}"
+        )
+        return ScoreLine(declarer_score(contract, made), "R7.5", text)
+    text = f"{head}: made, +10 × {m}" if made else f"{head}: failed, -10 × {m}"
+    return ScoreLine(declarer_score(contract, made), "R7.1", text)
+
+
+def defender_line(contract: Contract, tricks: int, *, lone: bool, rules: Rules = _DEFAULT) -> ScoreLine:
+    """R7.2 (two defenders) or R7.3 (a lone defender), times m.
+
+    >>> defender_line(Contract.HEARTS, 3, lone=True).text
+    'lone defender, 3 of the 4 tricks needed: -7 × 4'
+    """
+    score = defender_score(contract, tricks, lone=lone, rules=rules)
+    m = contract.multiplier
+    who = "lone defender" if lone else "defender (both whisted)"
+    rule = "R7.3" if lone else "R7.2"
+    flat = " (flat table)" if lone and rules.lone_defender == "flat" else ""
+    needed = whist_quota(lone=lone)
+    base = f"{score // m:+d}" if score else "0"
+    return ScoreLine(score, rule, f"{who}, {tricks} of the {needed} tricks needed{flat}: {base} × {m}")
+
+
+_PASSER = ScoreLine(0, "R7.4", "passed and did not play: 0")
+
+
+def played_lines(
+    contract: Contract,
+    *,
+    declarer: int,
+    defenders: Sequence[int],
+    tricks: Sequence[int],
+    rules: Rules = _DEFAULT,
+) -> Lines:
+    """Each seat's line of R7.1–R7.5 for a played deal (see :func:`played_scores`)."""
+    lines = [
+        declarer_line(contract, tricks[s])
+        if s == declarer
+        else defender_line(contract, tricks[s], lone=len(defenders) == 1, rules=rules)
+        if s in defenders
+        else _PASSER
+        for s in range(3)
+    ]
+    return lines[0], lines[1], lines[2]
+
+
+def uncontested_lines(contract: Contract, *, declarer: int) -> Lines:
+    """R7.6: each seat's line when both opponents passed."""
+    other = ScoreLine(0, "R7.6", "uncontested: an opponent scores 0")
+    lines = [declarer_line(contract, None) if s == declarer else other for s in range(3)]
+    return lines[0], lines[1], lines[2]
+
+
+def surrender_lines(*, declarer: int, rules: Rules = _DEFAULT) -> Lines:
+    """R7.7: each seat's line after a surrender."""
+    scores = surrender_scores(declarer=declarer, rules=rules)
+    lines = [
+        ScoreLine(scores[s], "R7.7", "surrendered: -10, no multiplier")
+        if s == declarer
+        else ScoreLine(
+            scores[s], "R7.7", f"the declarer surrendered: {scores[s]:+d} to each opponent, no multiplier"
+        )
+        for s in range(3)
+    ]
+    return lines[0], lines[1], lines[2]
 
 
 def played_scores(
@@ -69,7 +175,7 @@ def played_scores(
     if not defenders or len(defenders) > 2 or declarer in defenders:
         raise ValueError("a played deal has one or two defenders other than the declarer")
     scores = [0, 0, 0]
-    scores[declarer] = declarer_score(contract, tricks[declarer] >= 6)
+    scores[declarer] = declarer_score(contract, tricks[declarer] >= DECLARER_NEEDS)
     lone = len(defenders) == 1
     for seat in defenders:
         scores[seat] = defender_score(contract, tricks[seat], lone=lone, rules=rules)

@@ -27,6 +27,7 @@ from paston.actions import PASS, SURRENDER, WHIST, Action, Kind
 from paston.bots.evaluation import best_discard, discard_candidates
 from paston.bots.knowledge import Knowledge
 from paston.bots.registry import PLAYERS_BY_NAME
+from paston.cards import Card
 from paston.contracts import Contract, allowed_trumps
 from paston.deal import Phase
 from paston.errors import IllegalActionError
@@ -55,7 +56,36 @@ LEVELS: dict[int, Level] = {
     5: Level(play=40, bid=24, discard=12, discards_tried=12, whist=12),
 }
 DEFAULT_LEVEL: int = PLAYERS_BY_NAME["pimc"].default_level or 3
+BID_MARGIN = 1.0
+"""A bid must be expected to beat passing (about 0) by more than this many points."""
+SURRENDER_SCORE = -10.0
+"""What surrendering costs the declarer (R7); the trump decision's floor."""
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One action the player considers, as valued from the seat's view: ``score`` the
+    expected deal score (R7 points) for the seat, ``tricks`` the seat's expected tricks
+    (card play only, else ``None``)."""
+
+    action: Action
+    score: float
+    tricks: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """The options of one decision in the player's order of preference (its choice first),
+    and how many sampled worlds valued them."""
+
+    options: tuple[Option, ...]
+    worlds: int
+
+    def chosen(self, legal: Sequence[Action]) -> Action:
+        """The player's choice: the first option, if legal (else the first legal action)."""
+        first = self.options[0].action if self.options else None
+        return first if first is not None and first in legal else legal[0]
 
 
 class PimcPlayer:
@@ -87,26 +117,33 @@ class PimcPlayer:
         self.solver = solver if solver is not None else default_solver()
 
     def choose(self, view: DealView) -> Action:
-        """Pick a legal action from the seat's view."""
+        """Pick a legal action from the seat's view: the first of :meth:`options`."""
         legal = view.legal_actions
         if not legal:
             raise IllegalActionError("R0.1", "not-your-turn", f"seat {view.seat} has nothing to do now")
         if len(legal) == 1:
             return legal[0]
+        return self.options(view).chosen(legal)
+
+    def options(self, view: DealView) -> Scored:
+        """Every action this player considers for the seat to move, valued from its view
+        and ordered by its preference (its choice first). The one implementation of the
+        valuation: :meth:`choose` takes the first, :func:`paston.bots.explain.explain`
+        shows them all."""
+        if view.seat is None or view.seat != view.to_move or not view.legal_actions:
+            raise IllegalActionError("R0.1", "not-your-turn", f"seat {view.seat} has nothing to do now")
         if self.time_budget is not None:
             self._deadline = time.perf_counter() + self.time_budget
         phase = view.phase
         if phase is Phase.PLAY:
-            action = self._play(view)
-        elif phase is Phase.AUCTION:
-            action = self._bid(view)
-        elif phase is Phase.DISCARD:
-            action = self._discard(view)
-        elif phase is Phase.TRUMP:
-            action = self._trump(view)
-        else:
-            action = self._whist(view)
-        return action if action in legal else legal[0]
+            return self._play(view)
+        if phase is Phase.AUCTION:
+            return self._bid(view)
+        if phase is Phase.DISCARD:
+            return self._discard(view)
+        if phase is Phase.TRUMP:
+            return self._trump(view)
+        return self._whist(view)
 
     # --- helpers -------------------------------------------------------------------------
     def _timed(self, items: Sequence[T]) -> Iterator[T]:
@@ -134,7 +171,7 @@ class PimcPlayer:
         return declarer_score(contract, tricks >= 6) + 0.01 * tricks
 
     # --- card play -------------------------------------------------------------------------
-    def _play(self, view: DealView) -> Action:
+    def _play(self, view: DealView) -> Scored:
         assert view.seat is not None and view.declarer is not None and view.contract is not None
         me, declarer, contract, rules = view.seat, view.declarer, view.contract, view.rules
         legal = [a.cards[0] for a in view.legal_actions]
@@ -147,7 +184,10 @@ class PimcPlayer:
         exact = not lone and me != declarer
         value = {c: 0.0 for c in legal}
         tie = {c: 0.0 for c in legal}
+        mine = {c: 0.0 for c in legal}  # the seat's own tricks, for the hint
+        used = 0
         for world in self._timed(self._worlds(view, self.settings.play)):
+            used += 1
             hands = tuple(world[s] if s in active else 0 for s in range(3))
             pos = Position(
                 hands=(hands[0], hands[1], hands[2]),
@@ -163,6 +203,7 @@ class PimcPlayer:
                 for c in legal:
                     value[c] += maxn.card_scores[c][me]
                     tie[c] -= maxn.card_scores[c][declarer]
+                    mine[c] += maxn.card_tricks[c][me]
                 continue
             solution = self.solver.solve(pos)
             for c in legal:
@@ -170,18 +211,21 @@ class PimcPlayer:
                 if me == declarer:
                     value[c] += declarer_score(contract, d_tricks >= 6)
                     tie[c] += d_tricks
+                    mine[c] += d_tricks
                 else:  # the lone defender
                     value[c] += defender_score(contract, 10 - d_tricks, lone=True, rules=rules)
                     tie[c] -= d_tricks
-        best = max(legal, key=lambda c: (value[c], tie[c], -c.index))
-        return Action.play(best)
+                    mine[c] += 10 - d_tricks
+        ranked = sorted(legal, key=lambda c: (value[c], tie[c], -c.index), reverse=True)
+        n = max(used, 1)
+        return Scored(tuple(Option(Action.play(c), value[c] / n, mine[c] / n) for c in ranked), used)
 
     # --- bidding -----------------------------------------------------------------------------
-    def _bid(self, view: DealView) -> Action:
+    def _bid(self, view: DealView) -> Scored:
         assert view.seat is not None
         bids = [a for a in view.legal_actions if a.kind is Kind.BID]
         if not bids:
-            return PASS
+            return Scored((Option(PASS, 0.0, None),), 0)
         bid = bids[0]
         assert bid.contract is not None
         me, rules = view.seat, view.rules
@@ -200,14 +244,16 @@ class PimcPlayer:
                 best = max(best, self._full_deal_score((hands[0], hands[1], hands[2]), me, contract, rules))
             total += best
         expected = total / used
-        # passing scores about 0; bid when declaring is worth it
-        return bid if expected > 1.0 else PASS
+        # passing scores about 0; bid only when declaring beats it by BID_MARGIN
+        bidding, passing = Option(bid, expected, None), Option(PASS, 0.0, None)
+        ranked = (bidding, passing) if expected > BID_MARGIN else (passing, bidding)
+        return Scored(ranked, used)
 
     # --- discard and trump ------------------------------------------------------------------------
     def _allowed(self, view: DealView) -> list[Contract]:
         return list(allowed_trumps(view.high_bid))
 
-    def _discard(self, view: DealView) -> Action:
+    def _discard(self, view: DealView) -> Scored:
         assert view.seat is not None
         me, rules = view.seat, view.rules
         hand = view.hand.mask
@@ -218,7 +264,7 @@ class PimcPlayer:
             if pair not in candidates:
                 candidates.append(pair)
         worlds = self._worlds(view, self.settings.discard)
-        best_pair, best_value = candidates[0], float("-inf")
+        tried: list[tuple[float, tuple[Card, Card]]] = []
         for pair in self._timed(candidates):
             mine = hand & ~(pair[0].bit | pair[1].bit)
             value = 0.0
@@ -229,11 +275,13 @@ class PimcPlayer:
                     max(self._full_deal_score((hands[0], hands[1], hands[2]), me, c, rules) for c in allowed),
                     -10.0,
                 )
-            if value > best_value:
-                best_pair, best_value = pair, value
-        return Action.discard(best_pair[0], best_pair[1])
+            tried.append((value, pair))
+        # the first of the best pairs wins: a stable sort keeps the candidates' order in ties
+        tried.sort(key=lambda vp: -vp[0])
+        n = max(len(worlds), 1)
+        return Scored(tuple(Option(Action.discard(a, b), v / n, None) for v, (a, b) in tried), len(worlds))
 
-    def _trump(self, view: DealView) -> Action:
+    def _trump(self, view: DealView) -> Scored:
         assert view.seat is not None
         me, rules = view.seat, view.rules
         allowed = [a.contract for a in view.legal_actions if a.kind is Kind.TRUMP and a.contract is not None]
@@ -243,13 +291,17 @@ class PimcPlayer:
             used += 1
             for c in allowed:
                 values[c] += self._full_deal_score((world[0], world[1], world[2]), me, c, rules)
-        best = max(allowed, key=lambda c: (values[c], -int(c)))
-        if values[best] / used < -10.0:
-            return SURRENDER
-        return Action.trump(best)
+        n = max(used, 1)
+        ranked = sorted(allowed, key=lambda c: (values[c], -int(c)), reverse=True)
+        options = [Option(Action.trump(c), values[c] / n, None) for c in ranked]
+        if SURRENDER in view.legal_actions:
+            # surrender (R7: −10) is chosen only when every contract is expected to lose more
+            keep = sum(1 for o in options if o.score >= SURRENDER_SCORE)
+            options.insert(keep, Option(SURRENDER, SURRENDER_SCORE, None))
+        return Scored(tuple(options), used)
 
     # --- whist or pass -----------------------------------------------------------------------------
-    def _whist(self, view: DealView) -> Action:
+    def _whist(self, view: DealView) -> Scored:
         assert view.seat is not None and view.declarer is not None and view.contract is not None
         me, declarer, contract, rules = view.seat, view.declarer, view.contract, view.rules
         partner_passed = len(view.whist_answers) == 1 and not view.whist_answers[0]
@@ -275,4 +327,6 @@ class PimcPlayer:
                 )
                 total += self.solver.maxn(pos, rules).scores[me]
         # passing scores 0 (R7.4, R7.6)
-        return WHIST if total / used > 0 else PASS
+        expected = total / used
+        whist, passing = Option(WHIST, expected, None), Option(PASS, 0.0, None)
+        return Scored((whist, passing) if expected > 0 else (passing, whist), used)

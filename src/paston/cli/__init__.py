@@ -1,4 +1,4 @@
-"""The ``paston`` command: simulate, check, verify, replay, score, sheet, play.
+"""The ``paston`` command: simulate, check, verify, replay, score, sheet, play, hint.
 
 >>> from typer.testing import CliRunner
 >>> result = CliRunner().invoke(app, ["score", "hearts", "--declarer", "0", "--defenders", "1",
@@ -14,6 +14,7 @@ import typer
 from paston import __version__
 from paston.cli.check import check
 from paston.cli.common import players_epilog
+from paston.cli.hint import hint
 from paston.cli.play import play
 from paston.cli.replay import replay
 from paston.cli.score import score, sheet_app
@@ -39,6 +40,7 @@ app.command()(score)
 app.add_typer(sheet_app, name="sheet")
 app.command()(solve)
 app.command()(analyze)
+app.command()(hint)
 app.command(epilog=players_epilog())(tournament)
 app.command()(serve)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -167,6 +168,11 @@ def play(
         help="Where to save the game record (default: paston-DATE.json here).",
     ),
     force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
+    pause: bool | None = typer.Option(
+        None,
+        "--pause/--no-pause",
+        help="Wait for Enter after each deal's summary (default: when the input is a terminal).",
+    ),
     resume: Path | None = typer.Option(
         None,
         "--resume",
@@ -189,7 +195,7 @@ def play(
                     param_hint=f"--resume and --{option}",
                 )
         match, human, bots, seed, rng = _resume(resume, seat if given(ctx, "seat") else None, seed)
-        game = TerminalGame(match, human, bots, resume, rng)
+        game = TerminalGame(match, human, bots, resume, rng, pause=_pauses(pause))
         game.say(
             f"Paston — resuming {resume}: you are {match.seats[human]} in seat {human}. Seed {seed}. "
             f"Game to {match.rules.target}. Type 'help' for help."
@@ -202,7 +208,7 @@ def play(
     if out is None:
         out = Path(f"paston-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
     output_file(out, "--out", force=force)
-    game = TerminalGame(match, seat, bots, out, rng)
+    game = TerminalGame(match, seat, bots, out, rng, pause=_pauses(pause))
     other = [s for s in range(3) if s != seat]
     names = match.seats
     game.say(
@@ -210,6 +216,11 @@ def play(
         f"{names[other[1]]}. Seed {seed}. Game to {match.rules.target}. Type 'help' for help."
     )
     _run(game, out)
+
+
+def _pauses(pause: bool | None) -> bool:
+    """Whether to wait for Enter after each deal: as asked, else when a person types."""
+    return sys.stdin.isatty() if pause is None else pause
 
 
 def _run(game: TerminalGame, out: Path, *, resumed: bool = False) -> None:

@@ -25,6 +25,13 @@ def serve(
         max=256,
         help="Processes computer players think in (default: the cores less one; 0: threads of the server).",
     ),
+    analysis_workers: int = typer.Option(
+        1,
+        "--analysis-workers",
+        min=0,
+        max=64,
+        help="Processes that analyse each finished deal (0: a thread of the server).",
+    ),
     bot_budget: float = typer.Option(
         2.0,
         "--bot-budget",
@@ -39,6 +46,14 @@ def serve(
         min=0.0,
         max=60.0,
         help="Seconds a deal waits for the players' browsers to send their seeds (docs/FAIRNESS.md).",
+    ),
+    next_deal_seconds: float = typer.Option(
+        30.0,
+        "--next-deal-seconds",
+        min=0.0,
+        max=3600.0,
+        help="Seconds a finished deal stays on show until everyone presses Next, for tables that "
+        "do not say (0: deal on at once).",
     ),
     # --- limits for a public server (see paston.server.limits.Limits) ---
     trusted_proxy: list[str] = typer.Option(
@@ -67,6 +82,13 @@ def serve(
     max_watchers: int = typer.Option(
         200, "--max-watchers", min=0, max=100_000, help="Spectators a table takes at most."
     ),
+    replay_bytes: int = typer.Option(
+        1_000_000,
+        "--replay-bytes",
+        min=1_000,
+        max=20_000_000,
+        help="Largest record file (bytes) a person may open in the replay viewer.",
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser."""
     import contextlib
@@ -91,6 +113,7 @@ def serve(
         open_tables=open_tables,
         retire_after=retire_after,
         trusted_proxies=proxies,
+        replay_bytes=replay_bytes,
     )
 
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
@@ -110,6 +133,8 @@ def serve(
             seed_timeout=seed_timeout,
             limits=limits,
             max_watchers=max_watchers,
+            analysis_workers=analysis_workers,
+            next_deal_seconds=next_deal_seconds,
         )
     except DatabaseError as err:
         fail(str(err), 2)

@@ -8,6 +8,8 @@ import typer
 from rich.table import Table
 
 from paston.actions import Kind
+from paston.bots.pimc import DEFAULT_LEVEL
+from paston.cli.analysis_view import analyze_scores
 from paston.cli.common import (
     RULES_HELP,
     fail,
@@ -260,8 +262,29 @@ def analyze(
         False, "--all", help="Analyse every game of the file and sum the tricks lost by player name."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    scores: bool = typer.Option(
+        False,
+        "--scores",
+        help="Full analysis: the R7 points each card cost (max^n), what pimc would have played "
+        "from the seat's view, pimc's expected score for each bid, discard, trump and whist option, "
+        "points lost per player and the biggest mistakes.",
+    ),
+    deal: int | None = typer.Option(
+        None, "--deal", min=0, help="With --scores: only this deal (its index in 'deals')."
+    ),
+    level: int = typer.Option(DEFAULT_LEVEL, "--level", min=1, max=5, help="With --scores: pimc's level."),
+    seed: int = typer.Option(0, "--seed", help="With --scores: the seed of pimc's samples."),
+    as_json: bool = typer.Option(False, "--json", help="With --scores: print the analysis as JSON."),
 ) -> None:
-    """Annotate every card played with the tricks it cost against perfect (double-dummy) play."""
+    """Annotate every card played with the tricks it cost against perfect (double-dummy) play
+    (with --scores: also the points, pimc's choices and every decision)."""
+    if scores:
+        if all_games:
+            fail("--scores analyses one game (--game N); it cannot be used with --all", 2)
+        analyze_scores(load_game(file, game), deal, level, seed, quiet, as_json)
+        return
+    if deal is not None or as_json:
+        fail("--deal and --json go with --scores", 2)
     if all_games:
         _analyze_all(file, quiet)
         return

@@ -19,21 +19,25 @@ import typer
 
 from paston.actions import Action, Kind
 from paston.bots import Player
+from paston.bots.explain import explain
 from paston.cards import Card
 from paston.cli.common import out_console
-from paston.cli.text import PERSON, conjugate, count, result_lines, says, signed
+from paston.cli.hint import print_hint
+from paston.cli.text import PERSON, conjugate, count, says, signed, summary_lines
 from paston.deal import Phase
 from paston.dealing import shuffled_deck
 from paston.errors import IllegalActionError, ParseError
 from paston.match import Match
 from paston.record import dumps
 from paston.shorthand import parse_typed
+from paston.summary import deal_summary
 from paston.views import DealView
 
 HELP_TEXT = (
     "Type the number of a choice, or the action itself: 'pass', 'bid clubs' (or just 'clubs'),\n"
     "'whist', 'surrender', a card such as 'AH' or '10♥', or two cards to discard ('7D 8D').\n"
     "Other commands: 'hand' shows your cards, 'last' the last trick, 'score' the totals,\n"
+    "'hint' the computer player's options for this decision, best first,\n"
     "'help' this text, 'quit' saves the game and stops."
 )
 
@@ -75,7 +79,14 @@ class TerminalGame:
     """
 
     def __init__(
-        self, match: Match, human: int, bots: dict[int, Player], out: Path, deck_rng: random.Random
+        self,
+        match: Match,
+        human: int,
+        bots: dict[int, Player],
+        out: Path,
+        deck_rng: random.Random,
+        *,
+        pause: bool = False,
     ) -> None:
         self.match = match
         self.human = human
@@ -84,6 +95,7 @@ class TerminalGame:
         self.deck_rng = deck_rng
         self.console = out_console()
         self.names = match.seats
+        self.pause = pause  # wait for Enter after each deal's summary
         self._shown_tricks = 0
 
     def say(self, text: str = "") -> None:
@@ -201,7 +213,9 @@ class TerminalGame:
                 self.say(deal.redeal.text + " — the same dealer deals again.")
             return
         assert deal.result is not None
-        for line in result_lines(deal.result, self.names):
+        for line in summary_lines(
+            deal_summary(self.match, index), self.names, target=self.match.rules.target
+        ):
             self.say(line)
         totals = self.match.deal_totals[index]
         assert totals is not None
@@ -211,6 +225,10 @@ class TerminalGame:
             + f"   (game to {self.match.rules.target})"
         )
         self.save()
+        if self.pause and not self.match.is_over:
+            typed = self._read("Press Enter for the next deal ('quit' saves and stops): ")
+            if typed.lower() in ("q", "quit"):
+                raise Quit
 
     # --- asking the person --------------------------------------------------------------
     def _read(self, prompt: str) -> str:
@@ -251,6 +269,8 @@ class TerminalGame:
             self.say(HELP_TEXT)
         elif low == "hand":
             self.say(f"Your hand: {view.hand.pretty()}")
+        elif low == "hint":
+            print_hint(self.console, explain(view), self.names)
         elif low == "score":
             t = self.match.totals
             self.say("Totals: " + ", ".join(f"{self.names[s]} {signed(t[s])}" for s in range(3)))

@@ -17,6 +17,7 @@ from paston.dealing import dealt_order
 from paston.match import Match
 from paston.result import DealResult, Outcome
 from paston.scoring import reset_seats
+from paston.summary import DealSummary, Role
 
 PERSON = "You"
 """The default name of the person at the terminal, who is addressed in the second person."""
@@ -96,6 +97,54 @@ def result_lines(result: DealResult, seats: Sequence[str]) -> list[str]:
         )
     lines.append("Scores: " + ", ".join(f"{seats[s]} {signed(result.scores[s])}" for s in range(3)))
     return lines
+
+
+_ROLE_WORDS = {
+    Role.DECLARER: "declarer",
+    Role.DEFENDER: "whist",
+    Role.LONE_DEFENDER: "lone whist",
+    Role.PASSED: "passed",
+    Role.OPPONENT: "opponent",
+}
+
+
+def summary_lines(s: DealSummary, seats: Sequence[str], *, target: int) -> list[str]:
+    """The end of a deal for people (:mod:`paston.summary`): the outcome, each seat's
+    tricks against what it needed, its score with the line of R7 that gave it and its
+    new total (resets marked), and the cards as dealt."""
+    if s.redeal is not None:
+        return [s.redeal.text]
+    assert s.outcome is not None and s.declarer is not None
+    name = seats[s.declarer]
+    rule = s.outcome.rule
+    if s.outcome is Outcome.SURRENDER:
+        head = f"{says(name, 'surrenders')} ({rule})."
+    elif s.outcome is Outcome.UNCONTESTED:
+        assert s.contract is not None
+        head = f"Both opponents pass: {says(name, 'wins')} {s.contract.pretty()} without play ({rule})."
+    else:
+        assert s.contract is not None
+        taken = count(s.seats[s.declarer].tricks or 0, "trick")
+        if s.made:
+            head = f"{says(name, 'makes')} {s.contract.pretty()}: {taken} of the 6 needed."
+        else:
+            head = f"{says(name, 'fails')} {s.contract.pretty()}: {taken}, {s.short} short of 6."
+    out = [head]
+    if s.all_passed:
+        out.append("All three passed in the auction (R3.4).")
+    width = max(len(n) for n in seats)
+    for line in s.seats:
+        tricks = "-" if line.tricks is None else f"{line.tricks} of {line.needed}"
+        reset = f" (exactly -{target}: reset to 0, R8.2)" if line.reset else ""
+        who = f"{seats[line.seat]:>{width}}  {_ROLE_WORDS[line.role]:<10} {tricks:>7}"
+        out.append(f"  {who}  {signed(line.score):>4}  {line.rule}: {line.text}  → total {line.total}{reset}")
+    out.append("Cards as dealt:")
+    for line in s.seats:
+        out.append(f"  {seats[line.seat]:>{width}}: {line.hand.pretty()}")
+    out.append(f"  {'prikup':>{width}}: {s.prikup.pretty()}")
+    if s.discard:
+        out.append(f"  {'discard':>{width}}: {s.discard.pretty()}")
+    return out
 
 
 def deal_account(

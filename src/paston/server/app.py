@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -10,27 +11,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
-from paston.errors import RecordError, RulesError
-from paston.record import loads as record_loads
+from paston.errors import RulesError
 from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
+from paston.server.analysis import ANALYSIS_WORKERS, add_analysis_routes
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.cache import KEEP_FINISHED
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.errors import TableError
 from paston.server.http import error_response, install_http, page_response
+from paston.server.learn import score_table
 from paston.server.limits import CreationGate, Limits, client_key
 from paston.server.lobby import MAX_PAGE, PAGE, Lobby
 from paston.server.manager import MAX_WATCHERS, TableManager
-from paston.server.replay import replay_steps
+from paston.server.pause import MAX_NEXT_DEAL_SECONDS, NEXT_DEAL_SECONDS
+from paston.server.replayjobs import ReplayBuilder, read_limited
 from paston.server.retire import Retirer
 from paston.server.seeds import SEED_TIMEOUT
 from paston.server.websocket import add_table_socket
 
-MAX_RECORD_BYTES = 2_000_000
 STATIC = Path(__file__).parent / "static"
 
 
@@ -72,6 +74,8 @@ class CreateTable(_StrictBody):
     rules: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatSpec], Field(min_length=3, max_length=3)]
     takeover_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
+    hints: bool = False  # a practice table: people may ask for hints
+    next_deal_seconds: Annotated[float, Field(ge=0, le=MAX_NEXT_DEAL_SECONDS)] | None = None
     creator: Creator | None = None
 
 
@@ -121,6 +125,8 @@ def create_app(
     seed_timeout: float = SEED_TIMEOUT,
     limits: Limits | None = None,
     max_watchers: int = MAX_WATCHERS,
+    analysis_workers: int = ANALYSIS_WORKERS,
+    next_deal_seconds: float = NEXT_DEAL_SECONDS,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
@@ -128,7 +134,9 @@ def create_app(
     machine has; 0: threads of the server), ``bot_budget`` seconds a decision. A deal
     waits at most ``seed_timeout`` seconds for the seeds of people's clients. ``limits``:
     the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`). A table
-    takes at most ``max_watchers`` spectators."""
+    takes at most ``max_watchers`` spectators. Finished deals are analysed in
+    ``analysis_workers`` processes (0: a thread of the server); a finished deal stays
+    on show at most ``next_deal_seconds`` unless the table says otherwise (0: not at all)."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -139,11 +147,14 @@ def create_app(
         bot_budget=bot_budget,
         seed_timeout=seed_timeout,
         max_watchers=max_watchers,
+        analysis_workers=analysis_workers,
+        next_deal_seconds=next_deal_seconds,
     )
     limits = limits or Limits()
     lobby = Lobby(manager.tables, limits)
     gate = CreationGate(limits)
     retirer = Retirer(manager, limits.retire_after, on_sweep=lambda now: gate.prune(now, lobby.open_ids()))
+    replays = ReplayBuilder(workers=0 if bot_workers == 0 else 1)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -152,6 +163,7 @@ def create_app(
         if checkpointer is not None:
             checkpointer.start()
         manager.load_all()
+        manager.analyses.start()
         for table in manager.tables.values():
             manager.schedule_bots(table)
         lobby.start()
@@ -160,6 +172,7 @@ def create_app(
         lobby.close()
         retirer.stop()
         manager.stop_bots()
+        replays.close()
         manager.rounds.stop(manager.tables.values())
         manager.log.close()
         if checkpointer is not None:
@@ -180,6 +193,14 @@ def create_app(
     @app.get("/api/meta")
     async def server_meta() -> dict[str, Any]:
         return meta()
+
+    @app.get("/api/scores")
+    async def scores(preset: str | None = Query(None, max_length=40)) -> dict[str, Any]:
+        try:
+            rules = Rules() if preset is None else Rules.preset(preset)
+        except RulesError as err:
+            raise TableError("bad-rules", str(err)) from None
+        return score_table(rules)
 
     @app.get("/api/tables")
     async def open_tables(
@@ -202,16 +223,18 @@ def create_app(
         rules = rules_of(body.rules)
         client = client_of(request)
         gate.check(client, lobby.open_ids(), time.monotonic())
-        specs = [s.model_dump() for s in body.seats]
-        seated: dict[str, Any] = {}
-        if body.creator is None:
-            table = manager.create(body.name, rules, specs, takeover_seconds=body.takeover_seconds)
-        else:  # the creator's seat is taken with the table, and its token comes back once
-            creator = (body.creator.seat, body.creator.name)
-            table, token = manager.create_seated(
-                body.name, rules, specs, creator, takeover_seconds=body.takeover_seconds
-            )
-            seated = {"seat": body.creator.seat, "token": token}
+        creator = None if body.creator is None else (body.creator.seat, body.creator.name)
+        table, token = manager.create_seated(
+            body.name,
+            rules,
+            [s.model_dump() for s in body.seats],
+            creator,
+            takeover_seconds=body.takeover_seconds,
+            hints=body.hints,
+            next_deal_seconds=body.next_deal_seconds,
+        )
+        # the creator's seat is taken with the table, and its token comes back once
+        seated = {} if body.creator is None else {"seat": body.creator.seat, "token": token}
         gate.created(client, table.id)
         manager.schedule_bots(table)
         return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary(), **seated}
@@ -240,20 +263,19 @@ def create_app(
         return {"id": new.id, "invite": f"/t/{new.id}", "token": token}
 
     @app.get("/api/tables/{table_id}/replay")
-    async def table_replay(table_id: str) -> dict[str, Any]:
-        manager.record(table_id)  # only once the game is over
-        return replay_steps(manager.get(table_id).match)
+    async def table_replay(table_id: str) -> Response:
+        record = manager.record(table_id)  # only once the game is over
+        seats = manager.get(table_id).summary()["seats"]
+        players = [{k: s[k] for k in ("seat", "kind", "bot", "name", "taken")} for s in seats]
+        story = await replays.build(json.dumps(record), players, key=table_id)
+        return Response(story, media_type="application/json")
 
     @app.post("/api/replay")
-    async def record_replay(request: Request) -> JSONResponse:
-        body = await request.body()
-        if len(body) > MAX_RECORD_BYTES:
-            return error_response(413, "too-large", "the record is too large")
-        try:
-            match = record_loads(body.decode("utf-8", errors="replace"))
-        except RecordError as err:
-            return error_response(400, err.code, str(err))
-        return JSONResponse(replay_steps(match))
+    async def record_replay(request: Request) -> Response:
+        text = await read_limited(request, limits.replay_bytes)
+        if text is None:
+            return error_response(413, "too-large", f"the record is larger than {limits.replay_bytes} bytes")
+        return Response(await replays.build(text), media_type="application/json")
 
     @app.get("/api/games")
     async def finished_games(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
@@ -262,6 +284,8 @@ def create_app(
     @app.get("/api/tables/{table_id}/record")
     async def game_record(table_id: str) -> dict[str, Any]:
         return manager.record(table_id)
+
+    add_analysis_routes(app, manager)
 
     # --- live tables ------------------------------------------------------------------------
     add_table_socket(app, manager)
@@ -273,6 +297,10 @@ def create_app(
 
     @app.get("/t/{table_id}")
     async def table_page(table_id: str) -> HTMLResponse:
+        return page_response(page)
+
+    @app.get("/learn")
+    async def learn_page() -> HTMLResponse:
         return page_response(page)
 
     @app.get("/replay")

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import json
 import pickle
 from dataclasses import dataclass
 
@@ -47,6 +48,17 @@ class Job:
     view: DealView
 
 
+@dataclass(frozen=True, slots=True)
+class HintJob:
+    """A hint (:func:`paston.bots.explain.explain`) for the seat of ``view``, its own view
+    only: the ``pimc`` level, a seed and a time budget."""
+
+    level: int
+    seed: int
+    budget: float | None
+    view: DealView
+
+
 def decision_seed(seed: int, version: int) -> int:
     """The seed of one decision: from the seat's seed and the table's version, so the
     same table state always gets the same decision from the same seat's player.
@@ -58,15 +70,15 @@ def decision_seed(seed: int, version: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def encode(job: Job) -> bytes:
+def encode(job: Job | HintJob) -> bytes:
     """The bytes that cross to a worker process."""
     return pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def decode(data: bytes) -> Job:
+def decode(data: bytes) -> Job | HintJob:
     """A job from :func:`encode` (only ever bytes the server itself wrote)."""
     job = pickle.loads(data)  # written by the server process, over a private pipe
-    if not isinstance(job, Job):
+    if not isinstance(job, (Job, HintJob)):
         raise TypeError(f"a bot job was expected, not {type(job).__name__}")
     return job
 
@@ -76,6 +88,19 @@ def run_job(job: Job) -> Action:
     from paston.bots.base import make_player
 
     return make_player(job.name, seed=job.seed, time_budget=job.budget).choose(job.view)
+
+
+def run_hint(job: HintJob) -> str:
+    """The hint as JSON text (what crosses back from a worker)."""
+    from paston.bots.explain import explain
+
+    hint = explain(job.view, level=job.level, seed=job.seed, time_budget=job.budget)
+    return json.dumps(hint.to_dict(), separators=(",", ":"))
+
+
+def run_any(job: Job | HintJob) -> str:
+    """A worker's answer to a job: a decision's action text, or a hint's JSON text."""
+    return run_hint(job) if isinstance(job, HintJob) else str(run_job(job))
 
 
 def fallback(job: Job) -> Action:

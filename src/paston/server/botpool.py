@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import multiprocessing
 import os
@@ -32,11 +33,11 @@ from functools import partial
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
-from typing import Protocol
+from typing import Any, Protocol
 
 from paston.actions import Action
 from paston.errors import ParseError
-from paston.server.botjobs import FALLBACK, Job, decode, encode, fallback, run_job
+from paston.server.botjobs import FALLBACK, HintJob, Job, decode, encode, fallback, run_any, run_job
 
 log = logging.getLogger("paston.server.bots")
 
@@ -48,7 +49,13 @@ DEFAULT_BUDGET = 2.0
 WORKER_NICENESS = 19
 
 #: Modules the worker processes start with (imported once, in the fork server).
-PRELOAD = ["paston.server.botpool", "paston.bots.pimc", "paston.bots.heuristic", "paston.bots.random_player"]
+PRELOAD = [
+    "paston.server.botpool",
+    "paston.bots.pimc",
+    "paston.bots.explain",
+    "paston.bots.heuristic",
+    "paston.bots.random_player",
+]
 
 
 def default_workers() -> int:
@@ -77,6 +84,11 @@ class BotPool(Protocol):
 
     async def decide(self, job: Job, where: str) -> Action:
         """The action for ``job``; ``where`` names the table and seat in the log."""
+        ...
+
+    async def hint(self, job: HintJob) -> dict[str, Any]:
+        """The hint for ``job`` (:meth:`paston.bots.explain.Hint.to_dict`); raises
+        :class:`BotFailure` when it cannot be had in time (there is no fallback)."""
         ...
 
     def close(self) -> None:
@@ -108,6 +120,16 @@ class ThreadBotPool:
         self.fallbacks += 1
         return _fall_back(job, where, reason)
 
+    async def hint(self, job: HintJob) -> dict[str, Any]:
+        try:
+            text = await asyncio.wait_for(asyncio.to_thread(run_any, job), self.hard_timeout)
+        except TimeoutError:
+            raise BotFailure(f"no hint within {self.hard_timeout:g} s") from None
+        except Exception as err:
+            raise BotFailure(f"{type(err).__name__}: {err}") from None
+        result: dict[str, Any] = json.loads(text)
+        return result
+
     def close(self) -> None:
         return None
 
@@ -123,7 +145,7 @@ def _worker_main(conn: Connection) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply = ("ok", str(run_job(decode(data))))
+            reply = ("ok", run_any(decode(data)))
         except Exception as err:
             reply = ("error", f"{type(err).__name__}: {err}")
         try:
@@ -144,7 +166,7 @@ def _default_context() -> BaseContext:
 
 @dataclass(eq=False)
 class _Pending:
-    job: Job
+    job: Job | HintJob
     where: str
     payload: bytes
     future: asyncio.Future[str]
@@ -197,6 +219,18 @@ class ProcessBotPool:
 
     # --- what the tables see -------------------------------------------------------------------
     async def decide(self, job: Job, where: str) -> Action:
+        try:
+            return Action.parse(await self._run(job, where))
+        except (BotFailure, ParseError) as err:
+            self.fallbacks += 1
+            return _fall_back(job, where, str(err))
+
+    async def hint(self, job: HintJob) -> dict[str, Any]:
+        result: dict[str, Any] = json.loads(await self._run(job, "(a hint)"))
+        return result
+
+    async def _run(self, job: Job | HintJob, where: str) -> str:
+        """The worker's answer to ``job`` (in its turn); :class:`BotFailure` if none."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop:
             self.close()
@@ -204,11 +238,7 @@ class ProcessBotPool:
         pending = _Pending(job, where, encode(job), loop.create_future())
         self._queue.append(pending)
         self._dispatch()
-        try:
-            return Action.parse(await pending.future)
-        except (BotFailure, ParseError) as err:
-            self.fallbacks += 1
-            return _fall_back(job, where, str(err))
+        return await pending.future
 
     def pids(self) -> list[int]:
         """The process ids of the running workers."""

@@ -33,7 +33,7 @@ class Connection:
     held_version: int = -1  # -1: nothing yet (the next message is a full state)
     held_deal: int = -1
     held_table: dict[str, Any] = field(default_factory=dict)
-    held_game: tuple[int, bool, tuple[int, ...], bool] = (-1, False, (), False)
+    held_game: tuple[object, ...] = ()
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     closed: bool = False

@@ -182,6 +182,21 @@ class ActionRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class AnalysisRow(Base):
+    """The analysis of one finished deal at one ``pimc`` level (the JSON of
+    :func:`paston.eval.analysis.analyze_deal`), computed once."""
+
+    __tablename__ = "analyses"
+    __table_args__ = (UniqueConstraint("table_id", "deal", "level"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    deal: Mapped[int] = mapped_column(Integer)  # index in the record's deals
+    level: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 #: Seconds to wait for a database server to answer a connection.
 CONNECT_TIMEOUT = 10
 

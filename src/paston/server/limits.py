@@ -58,7 +58,8 @@ class Limits:
     - ``retire_after``: seconds without a connection after which an open table leaves
       memory and the lobby (stored; its seat tokens and address still open it);
     - ``lobby_streams``, ``lobby_streams_per_client``: pushed lobby streams at once;
-    - ``trusted_proxies``: peers whose ``X-Forwarded-For`` names the client.
+    - ``trusted_proxies``: peers whose ``X-Forwarded-For`` names the client;
+    - ``replay_bytes``: the largest record a person may open in the replay viewer.
     """
 
     create_burst: int = 10
@@ -69,6 +70,7 @@ class Limits:
     lobby_streams: int = 1000
     lobby_streams_per_client: int = 10
     trusted_proxies: tuple[Network, ...] = ()
+    replay_bytes: int = 1_000_000
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

@@ -20,6 +20,7 @@ from paston.errors import ParseError
 from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
+from paston.server.analysis import ANALYSIS_WORKERS, Analyses
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.bots import BotRunner, seat_bots
 from paston.server.cache import KEEP_FINISHED, FinishedGames
@@ -27,7 +28,9 @@ from paston.server.commands import Accepted, Done
 from paston.server.connection import Connection
 from paston.server.db import ActionLog, now
 from paston.server.errors import TableError
+from paston.server.hints import HintService
 from paston.server.messages import next_messages
+from paston.server.pause import NEXT_DEAL_SECONDS, Pauses
 from paston.server.seating import new_token, person_name, seat_of_token, seats_from_specs
 from paston.server.seeds import SEED_TIMEOUT, SeedRounds
 from paston.server.storage import TableStore
@@ -70,8 +73,12 @@ class TableManager:
         bot_budget: float | None = DEFAULT_BUDGET,
         seed_timeout: float = SEED_TIMEOUT,
         max_watchers: int = MAX_WATCHERS,
+        analysis_workers: int = ANALYSIS_WORKERS,
+        next_deal_seconds: float = NEXT_DEAL_SECONDS,
     ) -> None:
         self.max_watchers = max_watchers
+        self.analyses = Analyses(sessions, workers=analysis_workers)
+        self.next_deal_seconds = next_deal_seconds  # a new table's, unless it says
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
         self.tables: dict[str, Table] = {}
@@ -79,7 +86,9 @@ class TableManager:
         self.bot_runner = BotRunner(
             bot_delay, self._commit_bot, self.broadcast, workers=bot_workers, budget=bot_budget
         )
+        self.hints = HintService(self.bot_runner.pool)
         self.rounds = SeedRounds(self.store, seed_timeout, self._dealt)
+        self.pauses = Pauses(self._deal_on, self._dealt)
 
     # --- loading --------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -104,35 +113,37 @@ class TableManager:
         seats: Sequence[Mapping[str, Any]],
         *,
         takeover_seconds: float | None = None,
+        hints: bool = False,
+        next_deal_seconds: float | None = None,
     ) -> Table:
         """Create a table; ``seats`` are three ``{"kind": "human"}`` or
-        ``{"kind": "bot", "bot": "pimc", "level": 3}``."""
-        return self._create(name, rules, seats, takeover_seconds, None)[0]
+        ``{"kind": "bot", "bot": "pimc", "level": 3}``; a finished deal stays on show at
+        most ``next_deal_seconds`` (``None``: the server's default; 0: not at all)."""
+        return self.create_seated(
+            name,
+            rules,
+            seats,
+            None,
+            takeover_seconds=takeover_seconds,
+            hints=hints,
+            next_deal_seconds=next_deal_seconds,
+        )[0]
 
     def create_seated(
         self,
         name: str,
         rules: Rules,
         seats: Sequence[Mapping[str, Any]],
-        creator: tuple[int, str],
+        creator: tuple[int, str] | None,
         *,
         takeover_seconds: float | None = None,
-    ) -> tuple[Table, str]:
-        """Create a table with its creator already in a person's seat: ``creator`` is
-        ``(seat, name)``. The seat is stored with the table, in one transaction, so the
-        table is never seen with that seat free. Returns the table and the seat token."""
-        table, token = self._create(name, rules, seats, takeover_seconds, creator)
-        assert token is not None
-        return table, token
-
-    def _create(
-        self,
-        name: str,
-        rules: Rules,
-        seats: Sequence[Mapping[str, Any]],
-        takeover_seconds: float | None,
-        creator: tuple[int, str] | None,
+        hints: bool = False,
+        next_deal_seconds: float | None = None,
     ) -> tuple[Table, str | None]:
+        """Create a table (as :meth:`create`) with its creator, ``creator = (seat, name)``,
+        already in that person's seat: the seat is stored with the table in one
+        transaction, so the table is never seen with it free. Returns the table and the
+        seat token (``None`` without a creator)."""
         name = name.strip()
         if not 1 <= len(name) <= 80:
             raise TableError("bad-name", "the table name must have 1 to 80 characters")
@@ -149,7 +160,8 @@ class TableManager:
         table_id = secrets.token_urlsafe(9)
         first_dealer = secrets.randbelow(3)
         match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
-        table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds)
+        table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds, hints=hints)
+        table.next_deal_seconds = self.next_deal_seconds if next_deal_seconds is None else next_deal_seconds
         table.name_seats()
         seat_bots(table, new=True)
         self.store.add(table, first_dealer)  # with the creator's seat, if any
@@ -248,15 +260,32 @@ class TableManager:
             raise TableError(
                 "storage", f"the move could not be saved ({type(err).__name__}); try again"
             ) from err
+        index = len(table.match.deals) - 1
         table.match.apply(action, seat)
         table.version += 1
+        if table.match.deals[index].is_over:  # analysed in the background (server/analysis.py)
+            self.analyses.deal_ended(table.id, table.match.deals[index], index)
         ended = table.match.is_over and not table.finished
+        if table.match.needs_deck and self.pauses.begin(table):
+            return  # the finished deal on show: the next is dealt once the pause ends
         if table.match.needs_deck or ended:
             self.store.after_action(table, ended=ended)
             self.rounds.begin(table)  # the next deal's seeds, when people's clients send them
             if ended:  # marked in memory once the row says so
                 table.finished = True
                 self.finished_games.add(table)
+
+    def _deal_on(self, table: Table) -> None:
+        """A pause ended (the caller holds the lock): the next deal's seed round begins."""
+        self.store.after_action(table, ended=False)
+        self.rounds.begin(table)
+
+    async def press_next(self, table: Table, seat: int | None, deal: int | None) -> None:
+        """A person pressed Next on the finished deal on show; the last one to do so ends
+        the pause (see :mod:`paston.server.pause`)."""
+        async with table.lock:
+            self.pauses.press(table, seat, deal)
+        self._dealt(table)
 
     def _dealt(self, table: Table) -> None:
         """A deal was dealt once its seeds were in: send the news, let bots play."""
@@ -280,24 +309,32 @@ class TableManager:
         self.bot_runner.schedule(table)
 
     def stop_bots(self) -> None:
-        """Stop every computer player and their worker processes (at shutdown)."""
+        """Stop every computer player and their worker processes, and the clocks of the
+        pauses after deals (at shutdown)."""
+        self.pauses.stop(list(self.tables.values()))
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
         self.bot_runner.close()
+        self.analyses.close()
 
-    async def join(self, table: Table, conn: Connection, *, sends_seeds: bool = False) -> None:
+    async def join(
+        self, table: Table, conn: Connection, *, sends_seeds: bool = False, shows_next: bool = False
+    ) -> None:
         """Add a connection to a table once any move being saved is done (a stand-in's,
         say), and send it the state. Nobody else hears of a spectator; a person coming
         online is shown to everyone (see :meth:`presence_changed`). A table refuses
         watchers beyond ``max_watchers`` and tabs of one seat beyond
         :data:`MAX_SEAT_CONNECTIONS`. A finished game stays in memory meanwhile. A
         person's first arrival may shuffle a provisional first deal again
-        (:meth:`SeedRounds.arrive`): then everyone gets the whole state."""
+        (:meth:`SeedRounds.arrive`): then everyone gets the whole state. A client that
+        ``shows_next`` shows each finished deal and answers Next (:mod:`paston.server.pause`)."""
         table.joining += 1
         try:
             async with table.lock:
                 self._check_room(table, conn.seat)
+                if shows_next:
+                    table.nexters.add(conn)
                 came_online = conn.seat is not None and not table.online(conn.seat)
                 table.connections.append(conn)
                 if self.rounds.arrive(table, conn, sends_seeds=sends_seeds):
@@ -373,7 +410,14 @@ class TableManager:
             specs: list[dict[str, Any]] = [
                 {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
             ]
-            new = self.create(old.name, old.rules, specs, takeover_seconds=old.takeover_seconds)
+            new = self.create(
+                old.name,
+                old.rules,
+                specs,
+                takeover_seconds=old.takeover_seconds,
+                hints=old.hints,
+                next_deal_seconds=old.next_deal_seconds,
+            )
             old.rematch = new.id
             self.store.save_rematch(old.id, new.id)
         new_token_text = None

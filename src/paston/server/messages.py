@@ -8,8 +8,10 @@ import json
 from typing import Any
 
 from paston.server.connection import Connection
+from paston.server.pause import pause_json, pause_stamp
 from paston.server.serialize import PublicHistory, last_event_json, view_json
 from paston.server.table import Table
+from paston.summary import last_summary
 from paston.views import DealView
 
 
@@ -46,16 +48,32 @@ def _shared(table: Table, summary: dict[str, Any]) -> dict[str, Any]:
         "winners": list(match.winners),
         "previous_trick": _previous_trick(table),
         "shuffling": table.reshuffling,
+        "last_deal": _last_deal(table),
+        "next_deal": pause_json(table),
     }
 
 
-def _game_stamp(table: Table) -> tuple[int, bool, tuple[int, ...], bool]:
+def _last_deal(table: Table) -> dict[str, Any] | None:
+    """The summary of the last scored deal: only a deal that is over, whose hands are
+    no longer secret (its deck's secret is revealed too)."""
+    summary = last_summary(table.match)
+    return None if summary is None else summary.to_json()
+
+
+def _game_stamp(table: Table) -> tuple[object, ...]:
     """Changes whenever the sheet, the deck commitments, the winners, the previous
-    trick or the shuffling of the first deal may have changed: a new deal, a deal's end,
-    the game's end, a shuffle of the first deal begun."""
+    trick, the shuffling of the first deal or the pause after a deal may have changed: a
+    new deal, a deal's end, the game's end, a shuffle of the first deal begun, a person
+    pressing Next."""
     deals = table.match.deals
     deal = deals[-1] if deals else None
-    return (len(deals), deal is not None and deal.is_over, tuple(table.match.winners), table.reshuffling)
+    return (
+        len(deals),
+        deal is not None and deal.is_over,
+        tuple(table.match.winners),
+        table.reshuffling,
+        pause_stamp(table),
+    )
 
 
 def _holds(
@@ -63,7 +81,7 @@ def _holds(
     version: int,
     deal: int,
     summary: dict[str, Any],
-    game: tuple[int, bool, tuple[int, ...], bool],
+    game: tuple[object, ...],
 ) -> bool:
     """Whether a connection holds exactly what it would be sent now."""
     return (

@@ -35,6 +35,7 @@ class Hello(_Message):
     token: Annotated[str, Field(max_length=64)] | None = None
     updates: bool = False  # after the first full state, send only what changed
     seeds: bool = False  # this client sends a seed for each deal (docs/FAIRNESS.md)
+    next: bool = False  # this client shows each finished deal and sends next (server/pause.py)
 
 
 class Act(_Message):
@@ -52,6 +53,12 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class HintRequest(_Message):
+    """A practice table's hint for the seat's own decision (server/hints.py)."""
+
+    type: Literal["hint"]
+
+
 _HEX64 = r"^[0-9a-f]{64}$"
 
 
@@ -63,11 +70,20 @@ class Seed(_Message):
     seed: Annotated[str, Field(pattern=_HEX64)]
 
 
-ClientMessage = Annotated[Hello | Act | Sync | Ping | Seed, Field(discriminator="type")]
-_MESSAGE: TypeAdapter[Hello | Act | Sync | Ping | Seed] = TypeAdapter(ClientMessage)
+class Next(_Message):
+    """A person is done looking at the finished deal ``deal`` (its index; ``None``: the
+    one on show)."""
+
+    type: Literal["next"]
+    deal: Annotated[int, Field(ge=0)] | None = None
 
 
-def parse(raw: str, code: str = "malformed") -> Hello | Act | Sync | Ping | Seed:
+Message = Hello | Act | Sync | Ping | Seed | HintRequest | Next
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+_MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
+
+
+def parse(raw: str, code: str = "malformed") -> Message:
     """A client's message from its JSON text; a :class:`TableError` with ``code`` names
     the first field that is wrong."""
     try:

@@ -21,12 +21,22 @@ from paston.rules import Rules
 from paston.server.db import ActionRow, DealRow, SeatRow, TableRow, now
 from paston.server.decks import VERSION, SeedRound, deck_from_seed, new_secret
 from paston.server.seating import Seat
-from paston.server.table import Table, table_summary
+from paston.server.table import NEXT_DEAL_SECONDS, Table, table_summary
 
 
 def _takeover(settings: Mapping[str, object] | None) -> float | None:
     value = (settings or {}).get("takeover_seconds")
     return float(value) if isinstance(value, (int, float)) else None
+
+
+def _hints(settings: Mapping[str, object] | None) -> bool:
+    return (settings or {}).get("hints") is True
+
+
+def _next_deal(settings: Mapping[str, object] | None) -> float:
+    """The table's ``next_deal_seconds`` (tables stored before the setting: the default)."""
+    value = (settings or {}).get("next_deal_seconds")
+    return float(value) if isinstance(value, (int, float)) else NEXT_DEAL_SECONDS
 
 
 def _rematch(settings: Mapping[str, object] | None) -> str | None:
@@ -103,7 +113,11 @@ class TableStore:
                     id=table.id,
                     name=table.name,
                     rules=table.rules.to_dict(),
-                    settings={"takeover_seconds": table.takeover_seconds},
+                    settings={
+                        "takeover_seconds": table.takeover_seconds,
+                        "hints": table.hints,
+                        "next_deal_seconds": table.next_deal_seconds,
+                    },
                     first_dealer=first_dealer,
                 )
             )
@@ -140,6 +154,8 @@ class TableStore:
         match = Match(first_dealer=row.first_dealer, rules=Rules.from_dict(row.rules), seats=("", "", ""))
         table = Table(row.id, row.name, seats, match)
         table.takeover_seconds = _takeover(row.settings)
+        table.hints = _hints(row.settings)
+        table.next_deal_seconds = _next_deal(row.settings)
         table.rematch = _rematch(row.settings)
         table.retired = _retired(row.settings)
         table.name_seats()
@@ -168,7 +184,7 @@ class TableStore:
                 table.version += 1
                 if a.command_id is not None:  # a resend after the restart is still known
                     table.recent.remember(a.seat, a.command_id, table.version, a.action)
-        deal_on(session, table)  # a deal the server had no time to deal before stopping
+        deal_on(session, table)  # a deal the server had no time to deal, or a pause: deal now
         table.finished = match.is_over
         if table.finished and row.finished is None:  # stopped before marking it
             row.finished = now()
@@ -282,6 +298,8 @@ class TableStore:
                     version=versions.get(row.id, 0),
                     takeover_seconds=_takeover(row.settings),
                     rematch=_rematch(row.settings),
+                    hints=_hints(row.settings),
+                    next_deal_seconds=_next_deal(row.settings),
                     online=lambda seat: False,
                     standing_in=lambda seat: False,
                 )

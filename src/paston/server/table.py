@@ -20,6 +20,10 @@ from paston.server.seating import Seat, seat_names_of
 
 if TYPE_CHECKING:
     from paston.server.connection import Connection
+    from paston.server.pause import Pause
+
+#: Seconds a finished deal stays on show (see :mod:`paston.server.pause`), unless the table says.
+NEXT_DEAL_SECONDS = 30.0
 
 
 def table_summary(
@@ -34,6 +38,8 @@ def table_summary(
     rematch: str | None,
     online: Callable[[int], bool],
     standing_in: Callable[[int], bool],
+    hints: bool = False,
+    next_deal_seconds: float = NEXT_DEAL_SECONDS,
 ) -> dict[str, Any]:
     """Public facts about a table (lobby, headers), live or only stored."""
     names = seat_names_of(seats)
@@ -44,6 +50,8 @@ def table_summary(
         "finished": finished,
         "version": version,
         "takeover_seconds": takeover_seconds,
+        "hints": hints,
+        "next_deal_seconds": next_deal_seconds,
         "rematch": rematch,
         "seats": [
             {
@@ -80,6 +88,7 @@ class Table:
     recent: RecentCommands = field(default_factory=RecentCommands)  # (seat, command id) -> what it did
     bot_task: asyncio.Task[None] | None = None
     takeover_seconds: float | None = None  # a bot plays for a person offline this long
+    hints: bool = False  # a practice table: people may ask for hints (server/hints.py)
     offline_since: dict[int, float] = field(default_factory=dict)
     standins: dict[int, BotSeat] = field(default_factory=dict)
     watched_at: float = float("-inf")  # when someone was last seen connected (computer players)
@@ -91,6 +100,9 @@ class Table:
     presence_call: asyncio.TimerHandle | None = None  # that news, due when the interval is up
     arrived: set[int] = field(default_factory=set)  # people's seats seen since the first deal was dealt
     dropped: set[str] = field(default_factory=set)  # commitments of first-deal shuffles started over
+    next_deal_seconds: float = NEXT_DEAL_SECONDS  # a finished deal stays on show at most this long
+    pause: Pause | None = None  # the finished deal on show (see server/pause.py)
+    nexters: weakref.WeakSet[Connection] = field(default_factory=weakref.WeakSet)  # clients that show it
 
     @property
     def rules(self) -> Rules:
@@ -117,6 +129,19 @@ class Table:
             if c.seat is not None
             and not c.closed
             and c in self.seeders
+            and self.seats[c.seat].kind == "human"
+            and not self.standing_in(c.seat)
+        )
+
+    def next_seats(self) -> frozenset[int]:
+        """The seats whose person holds the end of a deal on show now: connected with a
+        client that shows it and sends Next, and not stood in for."""
+        return frozenset(
+            c.seat
+            for c in self.connections
+            if c.seat is not None
+            and not c.closed
+            and c in self.nexters
             and self.seats[c.seat].kind == "human"
             and not self.standing_in(c.seat)
         )
@@ -188,6 +213,8 @@ class Table:
             rematch=self.rematch,
             online=self.online,
             standing_in=self.standing_in,
+            hints=self.hints,
+            next_deal_seconds=self.next_deal_seconds,
         )
 
     def sheet(self) -> list[dict[str, Any]]:
@@ -195,7 +222,7 @@ class Table:
         rows = []
         previous = (0, 0, 0)
         number = 0
-        for deal, totals in zip(self.match.deals, self.match.deal_totals, strict=True):
+        for index, (deal, totals) in enumerate(zip(self.match.deals, self.match.deal_totals, strict=True)):
             if deal.result is None or totals is None:
                 continue
             number += 1
@@ -203,6 +230,7 @@ class Table:
             rows.append(
                 {
                     "deal": number,
+                    "index": index,  # in the record's deals: the analysis's address
                     "declarer": deal.result.declarer,
                     "outcome": deal.result.outcome,
                     "contract": None if deal.result.contract is None else deal.result.contract.name_in_record,

@@ -2,12 +2,16 @@
 
 - client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
   then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
-  ``{"type": "sync"}``, ``{"type": "ping"}``;
+  ``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "hint"}`` (practice tables,
+  the seat to move: see :mod:`paston.server.hints`); ``{"type": "next", "deal": 4}``
+  (done looking at the finished deal on show; a hello with ``"next": true`` says the
+  client shows it, see :mod:`paston.server.pause`);
 - server → client: ``{"type": "state", …}`` (the audience's own view, after every
   change), ``{"type": "ack", "id": …, "version": …}`` (with ``"duplicate": true`` when
   the seat had sent that command id before: it was applied once, and ``version`` is
   the version it produced), ``{"type": "error", "code": …, "message": …, "rule": …}``,
-  ``{"type": "pong"}``.
+  ``{"type": "pong"}``, ``{"type": "hint", "version": …, "seat": …, "options": […],
+  "chosen": …, "level": …}``.
 
 An illegal, stale, out-of-turn or malformed message gets an error naming the problem
 (and the rule) and changes nothing. A binary frame gets the error ``binary-frame`` and
@@ -22,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
@@ -31,7 +36,7 @@ from paston.server.badinput import BadInputLog
 from paston.server.connection import Connection
 from paston.server.errors import TableError
 from paston.server.manager import TableManager
-from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, Ping, Seed, Sync, error, parse
+from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, HintRequest, Next, Ping, Seed, Sync, error, parse
 from paston.server.table import Table
 
 MAX_MESSAGES_PER_SECOND = 50  # sustained; bursts of twice that are allowed
@@ -91,6 +96,7 @@ class TableSocket:
         self.log = log
         client = websocket.client
         self.client = client.host if client is not None else "?"
+        self.tasks: set[asyncio.Task[None]] = set()  # hints being computed for this client
 
     def note(self, code: str, table_id: str) -> None:
         if code in LOGGED:
@@ -133,7 +139,7 @@ class TableSocket:
         conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
         conn.hangup = lambda: websocket.close(code=CLOSE_TRY_LATER)
         try:
-            await self.manager.join(table, conn, sends_seeds=hello.seeds)
+            await self.manager.join(table, conn, sends_seeds=hello.seeds, shows_next=hello.next)
         except TableError as err:  # the table is full
             await self.refuse(err, table_id, CLOSE_TRY_LATER)
             return
@@ -143,6 +149,8 @@ class TableSocket:
         except WebSocketDisconnect:
             pass
         finally:
+            for task in self.tasks:
+                task.cancel()
             self.manager.leave(table, conn)
 
     async def serve(self, table: Table, conn: Connection) -> None:
@@ -192,6 +200,13 @@ class TableSocket:
                     await self.manager.rounds.receive(table, conn.seat, message)
                 except TableError as err:
                     refused(err)
+            elif isinstance(message, HintRequest):
+                self.hint(table, conn, reply, refused)
+            elif isinstance(message, Next):
+                try:
+                    await self.manager.press_next(table, conn.seat, message.deal)
+                except TableError as err:
+                    refused(err)
             elif conn.seat is None:
                 refused(TableError("spectator", "spectators cannot act"), id=message.id)
             else:
@@ -206,6 +221,26 @@ class TableSocket:
                 if accepted.duplicate:
                     ack["duplicate"] = True
                 reply(ack)
+
+    def hint(
+        self,
+        table: Table,
+        conn: Connection,
+        reply: Callable[[dict[str, Any]], None],
+        refused: Callable[[TableError], None],
+    ) -> None:
+        """Answer a hint request when the pool has computed it; the client's other
+        messages are read meanwhile."""
+
+        async def answer() -> None:
+            try:
+                reply(await self.manager.hints.hint(table, conn.seat))
+            except TableError as err:
+                refused(err)
+
+        task = asyncio.create_task(answer())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
 
 def add_table_socket(app: FastAPI, manager: TableManager, log: BadInputLog | None = None) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import mmap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from paston.cards import ALL_CARDS, Card
 from paston.rules import Rules
@@ -44,13 +44,15 @@ class MaxnSolution:
     """max^n with the scores of R7: each active player maximises their own deal score.
 
     ``scores`` and ``tricks`` are the final deal scores and tricks per seat under that
-    play; ``card_scores`` the score vector after each legal card of the player to move.
+    play; ``card_scores`` the score vector after each legal card of the player to move,
+    ``card_tricks`` the tricks per seat after it.
     """
 
     scores: Scores
     tricks: tuple[int, int, int]
     card_scores: dict[Card, Scores]
     nodes: int
+    card_tricks: dict[Card, tuple[int, int, int]] = field(default_factory=dict)
 
 
 def _table_memory(size: int) -> mmap.mmap | bytearray:
@@ -178,6 +180,7 @@ class Solver:
             tricks=(t0, t1, t2),
             card_scores={ALL_CARDS[c]: scores(v) for c, v in sorted(per_card.items())},
             nodes=int(nodes),
+            card_tricks={ALL_CARDS[c]: (v[0], v[1], v[2]) for c, v in sorted(per_card.items())},
         )
 
     def _maxn_two_hand(self, pos: Position, rules: Rules) -> MaxnSolution:
@@ -204,6 +207,7 @@ class Solver:
             tricks=final,
             card_scores={c: scores(tricks_of(v)) for c, v in solution.card_values.items()},
             nodes=solution.nodes,
+            card_tricks={c: tricks_of(v) for c, v in solution.card_values.items()},
         )
 
 

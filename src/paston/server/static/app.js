@@ -1,7 +1,9 @@
 // Paston web client, the entry point: the page chrome, then the view the address asks
-// for: the lobby (/), a live table (/t/<id>) or the replay viewer (/replay[/<id>]).
+// for: the lobby (/), a live table (/t/<id>), the replay viewer (/replay[/<id>]) or the
+// Learn to play page (/learn).
 // No build step: ES modules, each with one job (see the first line of each file).
 import { announce, applyChrome, setView, showError } from "./chrome.js";
+import { learn, renderLearn } from "./learn.js";
 import { lobby, renderLobby } from "./lobby.js";
 import { connect, live } from "./live.js";
 import { loadMeta } from "./players.js";
@@ -19,7 +21,10 @@ async function start() {
   } catch (err) {
     showError(err.code, err.message);
   }
-  if (replayed) {
+  if (location.pathname === "/learn") {
+    setView(renderLearn);
+    await learn();
+  } else if (replayed) {
     setView(renderReplay);
     await replay(replayed[1]);
   } else if (table) {

@@ -1,8 +1,83 @@
 // Strings of hints on practice tables (issue 12 §1), per language; merged into MESSAGES by i18n.js.
 // Every language has exactly the keys of English (the browser tests check it).
 
-export const en = {};
-export const hy = {};
-export const ru = {};
-export const es = {};
-export const ja = {};
+export const en = {
+  hintButton: "Hint",
+  hintThinking: "Thinking…",
+  hintKey: "Show the computer player's options for this decision (key H)",
+  hintCaption: "The computer player's options, best first (level {level})",
+  hintOption: "Option",
+  hintScore: "Expected score",
+  hintTricks: "Expected tricks",
+  hintChoice: "its choice",
+  hintDiscard: "discard {cards}",
+  hintPractice: "Practice table: a hint is there on your turn.",
+  hintSetting: "Practice table (hints on)",
+  "err_hints-off": "This table gives no hints; a practice table does.",
+  "err_hint-failed": "No hint could be worked out just now; please try again.",
+  err_spectator: "Spectators cannot act or ask for hints.",
+};
+export const hy = {
+  hintButton: "Հուշում",
+  hintThinking: "Մտածում է…",
+  hintKey: "Ցույց տալ համակարգչային խաղացողի տարբերակներն այս որոշման համար (ստեղն H)",
+  hintCaption: "Համակարգչային խաղացողի տարբերակները՝ լավագույնից սկսած (մակարդակ {level})",
+  hintOption: "Տարբերակ",
+  hintScore: "Սպասվող միավոր",
+  hintTricks: "Սպասվող կաշառքներ",
+  hintChoice: "նրա ընտրությունը",
+  hintDiscard: "գցել {cards}",
+  hintPractice: "Վարժանքի սեղան. հուշումը հասանելի է ձեր հերթին։",
+  hintSetting: "Վարժանքի սեղան (հուշումներով)",
+  "err_hints-off": "Այս սեղանը հուշումներ չի տալիս. վարժանքի սեղանը տալիս է։",
+  "err_hint-failed": "Հիմա հուշում հաշվել չհաջողվեց. փորձեք նորից։",
+  err_spectator: "Դիտողները չեն կարող խաղալ կամ հուշում խնդրել։",
+};
+export const ru = {
+  hintButton: "Подсказка",
+  hintThinking: "Думаю…",
+  hintKey: "Показать варианты компьютерного игрока для этого решения (клавиша H)",
+  hintCaption: "Варианты компьютерного игрока, лучшие сверху (уровень {level})",
+  hintOption: "Вариант",
+  hintScore: "Ожидаемый счёт",
+  hintTricks: "Ожидаемые взятки",
+  hintChoice: "его выбор",
+  hintDiscard: "снести {cards}",
+  hintPractice: "Тренировочный стол: в ваш ход доступна подсказка.",
+  hintSetting: "Тренировочный стол (с подсказками)",
+  "err_hints-off": "За этим столом подсказок нет; они есть за тренировочным.",
+  "err_hint-failed": "Сейчас не удалось рассчитать подсказку; попробуйте ещё раз.",
+  err_spectator: "Зрители не могут ходить и просить подсказки.",
+};
+export const es = {
+  hintButton: "Pista",
+  hintThinking: "Pensando…",
+  hintKey: "Mostrar las opciones del jugador de la computadora para esta decisión (tecla H)",
+  hintCaption: "Opciones del jugador de la computadora, de mejor a peor (nivel {level})",
+  hintOption: "Opción",
+  hintScore: "Puntuación esperada",
+  hintTricks: "Bazas esperadas",
+  hintChoice: "su elección",
+  hintDiscard: "descartar {cards}",
+  hintPractice: "Mesa de práctica: en tu turno hay una pista.",
+  hintSetting: "Mesa de práctica (con pistas)",
+  "err_hints-off": "Esta mesa no da pistas; una mesa de práctica sí.",
+  "err_hint-failed": "Ahora no se pudo calcular una pista; inténtalo de nuevo.",
+  err_spectator: "Los espectadores no pueden jugar ni pedir pistas.",
+};
+export const ja = {
+  hintButton: "ヒント",
+  hintThinking: "考え中…",
+  hintKey: "この判断でのコンピューターの選択肢を表示(キー H)",
+  hintCaption: "コンピューターの選択肢(良い順、レベル {level})",
+  hintOption: "選択肢",
+  hintScore: "期待得点",
+  hintTricks: "期待トリック数",
+  hintChoice: "コンピューターの選択",
+  hintDiscard: "{cards} を捨てる",
+  hintPractice: "練習テーブル:自分の番にヒントを見られます。",
+  hintSetting: "練習テーブル(ヒントあり)",
+  "err_hints-off": "このテーブルではヒントは出ません。練習テーブルなら出ます。",
+  "err_hint-failed": "今はヒントを計算できませんでした。もう一度お試しください。",
+  err_spectator: "観戦者はプレイもヒントの要求もできません。",
+};

@@ -3,6 +3,7 @@ import * as end from "./i18n-end.js";
 import * as replay from "./i18n-replay.js";
 import * as learn from "./i18n-learn.js";
 import * as access from "./i18n-access.js";
+import * as analysis from "./i18n-analysis.js";
 
 // Every string the Paston client shows, per language. The game's own words (GAME) are
 // the same in every language: the ladder (paston, glitch, dineri, gupa, paston grkha),
@@ -961,7 +962,7 @@ const ja = {
 };
 
 /** The strings of the features that keep their own files (i18n-*.js). */
-const FEATURES = [hint, end, replay, learn, access];
+const FEATURES = [hint, end, replay, learn, access, analysis];
 
 /** One language's strings: the common ones, then each feature's. */
 function merged(lang, common) {

@@ -20,10 +20,17 @@ export const live = {
   connected: false, // the socket is open and has brought a state: moves can be sent
   seatLost: false, // the seat key kept for this table was refused: the page watches
   onMyTurn: () => {}, // called with the view when the turn comes to this page's seat
+  onHint: () => {}, // called with a "hint" message (hint.js)
 };
 
 function tokenKey(id) {
   return `paston-token-${id}`;
+}
+
+/** Keep the seat ``token`` of table ``id`` for this browser (a seat taken elsewhere, as
+ * the Learn page's practice table is). */
+export function rememberSeat(id, token) {
+  localStorage.setItem(tokenKey(id), token);
 }
 
 /** The name this browser last sat down with ("" when none). */
@@ -48,7 +55,8 @@ export function connect(id, onMyTurn = null) {
   ws.onopen = () => {
     live.retry = 0;
     const token = localStorage.getItem(tokenKey(id));
-    ws.send(JSON.stringify({ type: "hello", token, updates: true, seeds: true })); // seeds: sendSeed
+    // seeds: sendSeed; next: the end of each deal is shown (enddeal.js) and answered with "next"
+    ws.send(JSON.stringify({ type: "hello", token, updates: true, seeds: true, next: true }));
   };
   ws.onmessage = (ev) => {
     let msg = JSON.parse(ev.data);
@@ -73,6 +81,8 @@ export function connect(id, onMyTurn = null) {
       const mineNow = mine(msg);
       const mineBefore = mine(previous);
       if (mineNow && !mineBefore) live.onMyTurn(msg.view);
+    } else if (msg.type === "hint") {
+      live.onHint(msg);
     } else if (msg.type === "ack") {
       // a duplicate's ack ("duplicate": true) comes with no new state: the move is not pending
       if (live.pending) { live.pending = false; rerender(); }
@@ -131,7 +141,7 @@ export function mergeUpdate(held, update) {
     history = held.view.history;
   }
   const next = { ...held, type: "state", version: update.version, you: update.you };
-  for (const key of ["table", "sheet", "deals", "winners", "previous_trick"]) {
+  for (const key of ["table", "sheet", "deals", "winners", "previous_trick", "shuffling", "last_deal", "next_deal"]) {
     if (key in update) next[key] = update[key];
   }
   next.view = { ...update.view, history };

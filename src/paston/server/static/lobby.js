@@ -6,10 +6,12 @@ import { api } from "./api.js";
 import { app, rerender, showError } from "./chrome.js";
 import { el } from "./dom.js";
 import { keepSeat, savedName } from "./live.js";
+import { practiceField } from "./hint.js";
 import { defaultComputer, getMeta, seatChoices, seatDisplayName } from "./players.js";
 import { has, t } from "./text.js";
 
 const TAKEOVER_SECONDS = [30, 120, 300];
+const NEXT_DEAL_SECONDS = [15, 30, 60, 120, 300]; // how long a finished deal stays on show (enddeal.js)
 const PAGE = 20; // open tables a page
 const POLL_MS = 30000; // without the pushed changes: refresh this often, and try them again
 const SETTLE_MS = 300; // changes arriving together: one refresh
@@ -21,7 +23,7 @@ function freshForm() {
   const meta = getMeta();
   const computer = defaultComputer();
   return {
-    name: "", seats: ["human", computer, computer], takeover: "", rulesOpen: false,
+    name: "", seats: ["human", computer, computer], takeover: "", hints: false, nextDeal: "30", rulesOpen: false,
     me: savedName(), mySeat: "0", // the creator's name and seat ("": only watch)
     rules: meta ? { ...meta.rules.defaults } : {},
   };
@@ -119,6 +121,12 @@ function takeoverField() {
   return field("takeover", t("takeover"), select("takeover", options, form.takeover, (v) => { form.takeover = v; }));
 }
 
+function nextDealField() {
+  const options = [{ value: "0", label: t("nextDealOff") },
+    ...NEXT_DEAL_SECONDS.map((n) => ({ value: String(n), label: t("nextDealAfter", { n }) }))];
+  return field("nextdeal", t("nextDeal"), select("nextdeal", options, form.nextDeal, (v) => { form.nextDeal = v; }));
+}
+
 /** Draw the lobby: the form and the lists (as last fetched). */
 export function renderLobby() {
   if (!form) form = freshForm();
@@ -130,14 +138,16 @@ export function renderLobby() {
     })),
     seatsField(),
     creatorFields(),
+    practiceField(form),
     meta ? presetField(meta) : null,
     el("details", {
       class: "rules", open: form.rulesOpen, ontoggle: (e) => { form.rulesOpen = e.target.open; },
     }, el("summary", {}, t("rulesVariants")),
-    el("div", { class: "fields" }, meta ? ruleFields(meta) : null, takeoverField())),
+    el("div", { class: "fields" }, meta ? ruleFields(meta) : null, takeoverField(), nextDealField())),
     el("button", { class: "primary", type: "submit", "data-testid": "create" }, t("createTable")));
   app.replaceChildren(el("div", { class: "lobby" },
-    el("section", { class: "panel" }, el("h1", {}, t("newTable")), created),
+    el("section", { class: "panel" }, el("h1", {}, t("newTable")),
+      el("p", { class: "learn-link" }, el("a", { href: "/learn", "data-testid": "learn-link" }, t("learn_link"))), created),
     el("section", { class: "panel", id: "lobby-lists" }, lists())));
 }
 
@@ -262,6 +272,8 @@ async function createTable(e) {
   const body = { name, rules: { ...form.rules }, seats };
   if ("target" in body.rules) body.rules.target = Number(body.rules.target);
   if (form.takeover) body.takeover_seconds = Number(form.takeover);
+  if (form.hints) body.hints = true;
+  body.next_deal_seconds = Number(form.nextDeal);
   const me = form.me.trim();
   if (form.mySeat !== "") {
     if (!me) {

@@ -1,5 +1,6 @@
 // The score sheet of a table: one row per deal (scores, running totals, resets of R8.2),
 // the running totals as an SVG chart, and a deal's outcome in words.
+import { analysisButton } from "./analysis.js";
 import { el, svg } from "./dom.js";
 import { SEAT_COLORS } from "./players.js";
 import { num, signed, t, word } from "./text.js";
@@ -22,7 +23,8 @@ export function sheetView(state, names) {
     [0, 1, 2].map(() => el("col", { class: "seat" })));
   const body = el("tbody", {}, state.sheet.map((r) => el("tr", { "data-deal": r.deal, "data-outcome": r.outcome },
     el("th", { scope: "row" }, String(r.deal)),
-    el("td", { class: "what" }, outcomeText(r, names)),
+    el("td", { class: "what" }, outcomeText(r, names),
+      r.index === undefined ? null : analysisButton(state.table.id, r.index, r.deal)),
     r.totals.map((total, i) => {
       const reset = r.resets.includes(i);
       return el("td", { class: reset ? "reset" : "", "data-reset": reset ? "true" : null },

@@ -3,8 +3,11 @@
 import { GAME } from "./i18n.js";
 import { focusDiscard, handKeys, handStop, noteHandFocus, skipLink } from "./access.js";
 import { cardBack, cardName, cardNode, sortCards } from "./cards.js";
+import { hintView } from "./hint.js";
 import { app, rerender } from "./chrome.js";
+import { coachPanel } from "./coach.js";
 import { el } from "./dom.js";
+import { endDealView } from "./enddeal.js";
 import { act, live, rematch, savedName, takeSeat } from "./live.js";
 import { SEAT_COLORS, botDescription, botLabel, seatNames } from "./players.js";
 import { connectionNote, seatLostNote } from "./notices.js";
@@ -370,8 +373,9 @@ export function renderTable() {
   el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
   seatPanel(seats[me], v, "me", said[me]),
   handView(v),
-  state.shuffling ? null : actionsView(v));
+  state.shuffling ? null : actionsView(v),
+  hintView(state));
   app.replaceChildren(el("div", { class: "table-layout" },
-    el("div", { class: "main-col" }, seatLostNote(state, names()), endView(), board),
+    el("div", { class: "main-col" }, seatLostNote(state, names()), endView(), endDealView(state, names()), coachPanel(state), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
 }

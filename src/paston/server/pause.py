@@ -1,0 +1,163 @@
+"""The pause after a deal: the table shows the finished deal's summary
+(:mod:`paston.summary`) until each person presses Next, or the table's
+``next_deal_seconds`` pass; only then does the next deal's seed round begin.
+
+Who holds a pause up is fixed when it begins: the people seated and connected with a
+client that shows the end of a deal (its hello said ``"next": true``). Computer
+players, stand-ins, people offline and older clients never hold it up; a person stood
+in for during the pause stops holding it. No pause follows a redeal (nothing was
+scored), the last deal of a game, or a table whose ``next_deal_seconds`` is 0. The
+pause lives in memory only: a server that restarts deals the next deal at once.
+
+>>> p = Pause(deal=3, seconds=30.0, expected=frozenset({0, 2}))
+>>> p.pressed.add(2)
+>>> sorted(p.expected - p.pressed), 29.0 < p.ends_in() <= 30.0
+([0], True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from paston.server.errors import TableError
+from paston.server.table import NEXT_DEAL_SECONDS, Table
+
+__all__ = [
+    "MAX_NEXT_DEAL_SECONDS",
+    "NEXT_DEAL_SECONDS",
+    "Pause",
+    "Pauses",
+    "pause_json",
+    "pause_stamp",
+    "waiting",
+]
+
+#: The largest ``next_deal_seconds`` a table may have.
+MAX_NEXT_DEAL_SECONDS = 3600.0
+#: How often a pause looks whether a stand-in took over a seat it waits for.
+_LOOK_EVERY = 1.0
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Pause:
+    """A finished deal on show: its index, how long at most, who must press Next."""
+
+    deal: int
+    seconds: float
+    expected: frozenset[int]
+    started: float = field(default_factory=time.monotonic)
+    pressed: set[int] = field(default_factory=set)
+    timer: asyncio.Task[None] | None = None
+
+    def ends_in(self) -> float:
+        """Seconds until the pause ends by itself."""
+        return max(0.0, self.started + self.seconds - time.monotonic())
+
+
+def waiting(table: Table) -> tuple[int, ...]:
+    """The seats the table's pause still waits for (none without a pause)."""
+    p = table.pause
+    if p is None:
+        return ()
+    return tuple(s for s in sorted(p.expected) if s not in p.pressed and not table.standing_in(s))
+
+
+def pause_json(table: Table) -> dict[str, Any] | None:
+    """What the state messages say of the pause: the deal on show, the seats still to
+    press Next and those who did, the table's seconds and how many are left."""
+    p = table.pause
+    if p is None:
+        return None
+    return {
+        "deal": p.deal,
+        "waiting": list(waiting(table)),
+        "pressed": sorted(p.pressed),
+        "seconds": p.seconds,
+        "ends_in": round(p.ends_in(), 1),
+    }
+
+
+def pause_stamp(table: Table) -> tuple[int, tuple[int, ...]] | None:
+    """Changes whenever what :func:`pause_json` says changes (but the clock)."""
+    p = table.pause
+    return None if p is None else (p.deal, waiting(table))
+
+
+class Pauses:
+    """Starts and ends the pauses of tables. ``end(table)`` deals on once a pause is
+    over (the caller of :meth:`press` and the timer hold the table's lock);
+    ``after(table)`` then sends the news and lets bots play (outside the lock)."""
+
+    def __init__(self, end: Callable[[Table], None], after: Callable[[Table], None]) -> None:
+        self._end = end
+        self._after = after
+
+    def begin(self, table: Table) -> bool:
+        """After a deal ended (the caller holds the lock): pause if the deal was scored,
+        the game goes on, the table pauses at all and someone will look. Returns whether
+        it did (then nothing is dealt until it ends)."""
+        match = table.match
+        if table.next_deal_seconds <= 0 or not match.needs_deck or not match.deals:
+            return False
+        if match.deals[-1].result is None:  # a redeal: nothing to show
+            return False
+        expected = table.next_seats()
+        if not expected:
+            return False
+        p = Pause(len(match.deals) - 1, table.next_deal_seconds, expected)
+        table.pause = p
+        p.timer = asyncio.get_running_loop().create_task(self._watch(table, p))
+        return True
+
+    def press(self, table: Table, seat: int | None, deal: int | None) -> bool:
+        """A person pressed Next (the caller holds the lock). Returns whether the pause
+        ended (then the next deal is on its way)."""
+        if seat is None:
+            raise TableError("spectator", "spectators do not press Next")
+        p = table.pause
+        if p is None or (deal is not None and deal != p.deal):
+            raise TableError("not-paused", "no finished deal waits for Next now")
+        p.pressed.add(seat)
+        if waiting(table):
+            return False
+        self._finish(table, p)
+        return True
+
+    def stop(self, tables: list[Table]) -> None:
+        """The server stops: stop the pauses' clocks (the next deal is dealt when it starts)."""
+        for table in tables:
+            if table.pause is not None and table.pause.timer is not None:
+                table.pause.timer.cancel()
+
+    def _finish(self, table: Table, p: Pause) -> None:
+        if p.timer is not None and p.timer is not asyncio.current_task():
+            p.timer.cancel()
+        table.pause = None
+        try:
+            self._end(table)
+        except Exception as err:  # the database failed: nothing was dealt; try again soon
+            _log.warning("table %s: the next deal could not be dealt (%s); retrying", table.id, err)
+            again = Pause(p.deal, 0.0, frozenset(), pressed=p.pressed)
+            table.pause = again
+            again.timer = asyncio.get_running_loop().create_task(self._watch(table, again, delay=2.0))
+
+    async def _watch(self, table: Table, p: Pause, delay: float = 0.0) -> None:
+        """End the pause when its time is up, or when the seats it waits for are stood in for."""
+        await asyncio.sleep(delay)
+        while True:
+            await asyncio.sleep(min(_LOOK_EVERY, p.ends_in()))
+            async with table.lock:
+                if table.pause is not p:
+                    return
+                if p.ends_in() > 0 and waiting(table):
+                    continue
+                self._finish(table, p)
+            self._after(table)
+            return

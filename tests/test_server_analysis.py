@@ -1,0 +1,186 @@
+"""The analysis of finished deals on the server: computed in worker processes when a deal
+ends, kept in the database (it survives a restart), 202 while it is computed, 404 for a
+deal that does not exist or is not over (nothing of a running deal is analysed)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from tests.test_server_finished import manager_of
+from tests.test_server_storage import any_db
+
+__all__ = ["any_db"]  # the fixture, used by name
+
+import paston.server.analysis as server_analysis
+from paston.deal import Deal
+from paston.eval.analysis import analyze_deal
+from paston.server.analysis import Analyses
+from paston.server.app import create_app
+from paston.server.db import TableRow, open_database, session_factory
+from paston.solver import Solver
+
+BOTS = [{"kind": "bot", "bot": "random"}] * 3
+
+
+def play_to_the_end(client: TestClient, target: int = 40) -> str:
+    """A table of computer players, watched until the game is over (several deals)."""
+    res = client.post("/api/tables", json={"name": "Done", "rules": {"target": target}, "seats": BOTS})
+    assert res.status_code == 201, res.text
+    table = str(res.json()["id"])
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        for _ in range(20000):
+            message = ws.receive_json()
+            if message.get("type") == "state" and message["winners"]:
+                return table
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture()
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'paston.db'}"
+
+
+def wait_ready(
+    client: TestClient, table: str, deal: int, limit: float = 60.0
+) -> tuple[dict[str, Any], list[int]]:
+    """Poll until the analysis is there; returns it and every status code seen."""
+    codes: list[int] = []
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        res = client.get(f"/api/tables/{table}/deals/{deal}/analysis")
+        codes.append(res.status_code)
+        if res.status_code == 200:
+            return dict(res.json()), codes
+        assert res.status_code == 202, res.text
+        assert res.json() == {"status": "pending"}
+        time.sleep(0.05)
+    raise AssertionError(f"no analysis of deal {deal} within {limit} s: {codes[-5:]}")
+
+
+def test_every_finished_deal_is_analysed_in_a_worker_and_stored(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
+        table = play_to_the_end(client)
+        match = manager_of(client).get(table).match
+        solver = Solver()
+        for i, deal in enumerate(match.deals):
+            got, _ = wait_ready(client, table, i)
+            # the same as computing it here: the worker saw the same deal
+            assert got == analyze_deal(deal, i, solver=solver)
+    engine = create_engine(db_url)
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT deal, level FROM analyses WHERE table_id = :t"), {"t": table}).all()
+    engine.dispose()
+    assert sorted(d for d, _ in rows) == list(range(len(match.deals)))
+    assert {level for _, level in rows} == {3}
+
+
+def test_pending_then_ready_and_the_row_survives_a_restart(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
+        kept_table, table = play_to_the_end(client), play_to_the_end(client)
+        deals = len(manager_of(client).get(table).match.deals)
+        kept, _ = wait_ready(client, kept_table, 0)
+        for i in range(deals):
+            wait_ready(client, table, i)
+    # forget one deal's analysis: the next server computes it again when asked
+    engine = create_engine(db_url)
+    with engine.begin() as c:
+        forget = text("DELETE FROM analyses WHERE table_id = :t AND deal = :d")
+        c.execute(forget, {"t": table, "d": deals - 1})
+    engine.dispose()
+    calls: list[int] = []
+    real: Callable[[server_analysis.DealJob], dict[str, Any]] = server_analysis.run_analysis
+
+    def counted(job: server_analysis.DealJob) -> dict[str, Any]:
+        calls.append(job.index)
+        return real(job)
+
+    monkeypatch.setattr(server_analysis, "run_analysis", counted)
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=0)) as client:
+        # stored: answered from the row, nothing computed
+        again = client.get(f"/api/tables/{kept_table}/deals/0/analysis")
+        assert again.status_code == 200 and again.json() == kept
+        # not stored: pending first, then ready, computed once
+        got, codes = wait_ready(client, table, deals - 1)
+        assert codes[0] == 202 and codes[-1] == 200
+        assert got["deal"] == deals - 1
+        assert calls == [deals - 1]
+        wait_ready(client, table, deals - 1)
+        assert calls == [deals - 1]
+
+
+def test_no_deal_and_a_running_deal_are_404(db_url: str) -> None:
+    people = [{"kind": "human"}] * 3
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=0)) as client:
+        res = client.post("/api/tables", json={"name": "Open", "rules": {}, "seats": people})
+        table = res.json()["id"]
+        running = client.get(f"/api/tables/{table}/deals/0/analysis")
+        assert running.status_code == 404
+        assert running.json()["error"]["code"] == "deal-not-finished"
+        beyond = client.get(f"/api/tables/{table}/deals/5/analysis")
+        assert beyond.status_code == 404 and beyond.json()["error"]["code"] == "no-deal"
+        negative = client.get(f"/api/tables/{table}/deals/-1/analysis")
+        assert negative.status_code == 404 and negative.json()["error"]["code"] == "no-deal"
+        missing = client.get("/api/tables/nope/deals/0/analysis")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "no-table"
+        bad = client.get(f"/api/tables/{table}/deals/x/analysis")
+        assert bad.status_code == 422
+
+
+def test_a_dead_worker_is_replaced(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
+        table = play_to_the_end(client)
+        wait_ready(client, table, 0)
+    engine = create_engine(db_url)
+    with engine.begin() as c:
+        c.execute(text("DELETE FROM analyses"))
+    engine.dispose()
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
+        analyses = manager_of(client).analyses
+        dying = analyses._pool().submit(os._exit, 3)  # the worker process dies
+        with pytest.raises(BrokenExecutor):
+            dying.result(timeout=30)
+        got, codes = wait_ready(client, table, 0)
+        assert got["deal"] == 0 and codes[0] == 202
+
+
+def test_a_stored_analysis_is_read_back_on_both_databases(any_db: str) -> None:
+    """The row of migration 0004_analysis on SQLite and PostgreSQL: stored once (a second
+    store of the same deal is no error), read back by a new server without computing."""
+    engine = open_database(any_db)
+    sessions = session_factory(engine)
+    with sessions() as s:
+        s.add(TableRow(id="t-analysis", name="x", rules={}, settings={}, first_dealer=0))
+        s.commit()
+    deal = Deal.random(random.Random(4), dealer=0)
+    while not deal.is_over:
+        deal.apply(deal.legal_actions()[0])
+
+    async def run() -> None:
+        first = Analyses(sessions, workers=0, level=1)
+        assert await first.get("t-analysis", [deal], 0) is None  # pending
+        while (got := await first.get("t-analysis", [deal], 0)) is None:
+            await asyncio.sleep(0.02)
+        first._store(("t-analysis", 0), got)  # again: the unique row stays one
+        first.close()
+        restarted = Analyses(sessions, workers=0, level=1)
+        assert await restarted.get("t-analysis", [deal], 0) == got
+        assert restarted._executor is None  # nothing computed
+        restarted.close()
+
+    asyncio.run(run())
+    with engine.connect() as c:
+        assert c.execute(text("SELECT count(*) FROM analyses")).scalar() == 1
+    engine.dispose()
