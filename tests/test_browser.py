@@ -180,7 +180,7 @@ def act(page: Page, policy: Policy, rng: random.Random) -> str:
     assert state["myTurn"] == "true"
     phase = state["phase"]
     if phase == "discard":
-        cards = page.locator(f"{HAND_CARDS}:not([disabled])")
+        cards = page.locator(f"{HAND_CARDS}:not([aria-disabled=true])")
         assert cards.count() == 12
         first, second = rng.sample(range(12), 2)
         cards.nth(first).click()
@@ -188,7 +188,7 @@ def act(page: Page, policy: Policy, rng: random.Random) -> str:
         page.wait_for_selector(f"{HAND_CARDS}[aria-pressed=true] >> nth=1")
         page.click("[data-action=discard]")
     elif phase == "play":
-        cards = page.locator(f"{HAND_CARDS}:not([disabled])")
+        cards = page.locator(f"{HAND_CARDS}:not([aria-disabled=true])")
         cards.nth(rng.randrange(cards.count())).click()
     else:
         actions = page.eval_on_selector_all(
@@ -289,13 +289,12 @@ def test_one_person_plays_a_deal_against_two_computers(server: LiveServer, open_
     page.fill("#tname", "Kitchen table")
     page.select_option("#seat1", "heuristic")
     page.select_option("#seat2", "random")
+    page.fill("[data-testid=my-name]", "Ani")  # she sits down with the table (seat 1, the first person's)
     page.click("[data-testid=create]")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    page.wait_for_selector(TABLE)
+    page.wait_for_selector(f"{TABLE}[data-you='0']")
     assert page.locator("[data-seat='1']").get_attribute("data-status") == "bot"
-    assert page.locator("[data-seat='0']").get_attribute("data-status") == "free"
-    sit(page, 0, "Ani")
-    assert page.locator("[data-seat='0']").get_attribute("data-status") == "online"
+    page.wait_for_selector("[data-seat='0'][data-status=online]")
     page.wait_for_selector("[data-testid=turn]")
     hand = hand_codes(page)
     assert len(hand) == 10 and hand == expected_order(hand), hand
@@ -308,7 +307,8 @@ def test_one_person_plays_a_deal_against_two_computers(server: LiveServer, open_
         focused = page.evaluate(
             """() => { const a = document.activeElement;
                        const key = a && (a.dataset.action || a.dataset.card);
-                       return key && a.matches('button:not([disabled]):focus-visible') ? key : null; }"""
+                       const usable = ':not([disabled]):not([aria-disabled=true])';
+                       return key && a.matches(`button${usable}:focus-visible`) ? key : null; }"""
         )
         if focused and focused != "discard":
             break
@@ -350,14 +350,15 @@ def test_three_people_each_see_only_their_own_hand(server: LiveServer, open_page
     pages[0].goto(server.url + "/")
     for i in range(3):
         pages[0].select_option(f"#seat{i}", "human")
+    pages[0].fill("[data-testid=my-name]", "Ani")  # seated with the table
     pages[0].click("[data-testid=create]")
     pages[0].wait_for_url(re.compile(r"/t/[\w-]+$"))
     table_id = pages[0].url.rsplit("/", 1)[1]
     for seat, (page, name) in enumerate(zip(pages, ["Ani", "Babken", "Gayane"], strict=True)):
         if seat:
             page.goto(pages[0].url)
-        page.wait_for_selector(TABLE)
-        sit(page, seat, name)
+            page.wait_for_selector(TABLE)
+            sit(page, seat, name)
     for page in pages:  # everyone sees everyone online
         for seat in range(3):
             page.wait_for_selector(f"[data-seat='{seat}'][data-status=online]")
@@ -718,6 +719,7 @@ def test_a_table_made_with_a_preset_and_a_level_has_them(server: LiveServer, ope
     page.select_option("#preset", "no-surrender-bonus")
     page.select_option("#seat1", "pimc:1")
     page.select_option("#seat2", "heuristic")
+    page.fill("[data-testid=my-name]", "Ani")
     page.click("[data-testid=create]")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     info = server.get(f"/api/tables/{page.url.rsplit('/', 1)[1]}")

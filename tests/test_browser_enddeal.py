@@ -274,6 +274,7 @@ def test_the_lobby_sets_how_long_a_deal_stays_on_show(server: LiveServer, open_p
     page.locator("details.rules > summary").click()
     assert page.locator("#nextdeal").input_value() == "30"
     page.select_option("#nextdeal", "60")
+    page.fill("[data-testid=my-name]", "Ani")  # seated with the table
     page.click("[data-testid=create]")
     page.wait_for_selector(TABLE)
     table_id = page.url.rsplit("/", 1)[1]

@@ -52,7 +52,7 @@ def legal_on_page(page: Any, phase: str) -> set[str]:
         return {Action.parse(f"discard {a} {b}").__str__() for a in cards for b in cards if a < b}
     if phase == "play":
         cards = page.eval_on_selector_all(
-            f"{HAND_CARDS}:not([disabled])", "es => es.map(e => e.dataset.card)"
+            f"{HAND_CARDS}:not([aria-disabled=true])", "es => es.map(e => e.dataset.card)"
         )
         return {f"play {c}" for c in cards}
     return set(
@@ -84,13 +84,13 @@ def test_hint_on_every_kind_of_decision_at_a_practice_table(server: LiveServer, 
     page.select_option("#seat1", "heuristic")
     page.select_option("#seat2", "heuristic")
     page.check("[data-testid=hints]")
+    page.fill("[data-testid=my-name]", "Ani")  # seated with the table
     page.screenshot(path=str(SHOTS / "hint-lobby-form.png"))
     page.click("[data-testid=create]")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    page.wait_for_selector(TABLE)
+    page.wait_for_selector(f"{TABLE}[data-you='0']")
     table_id = page.url.rsplit("/", 1)[1]
     assert server.get(f"/api/tables/{table_id}")["hints"] is True
-    sit(page, 0, "Ani")
     page.wait_for_selector("[data-testid=hint-panel]")
 
     rng = random.Random(3)
@@ -148,10 +148,10 @@ def act_plainly(page: Any, phase: str, policy: Any, rng: random.Random) -> None:
     """One move without a hint."""
     version = board(page)["version"]
     if phase == "play":
-        cards = page.locator(f"{HAND_CARDS}:not([disabled])")
+        cards = page.locator(f"{HAND_CARDS}:not([aria-disabled=true])")
         cards.nth(rng.randrange(cards.count())).click()
     elif phase == "discard":
-        cards = page.locator(f"{HAND_CARDS}:not([disabled])")
+        cards = page.locator(f"{HAND_CARDS}:not([aria-disabled=true])")
         first, second = rng.sample(range(cards.count()), 2)
         cards.nth(first).click()
         cards.nth(second).click()

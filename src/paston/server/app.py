@@ -62,6 +62,13 @@ class SeatSpec(_StrictBody):
     level: Annotated[int, Field(ge=min(_LEVELS), le=max(_LEVELS))] | None = None
 
 
+class Creator(_StrictBody):
+    """Who creates a table and sits down at once: their name and a person's seat."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    seat: Annotated[int, Field(ge=0, le=2)]
+
+
 class CreateTable(_StrictBody):
     name: Annotated[str, Field(min_length=1, max_length=80)]
     rules: dict[str, Any] = Field(default_factory=dict)
@@ -69,6 +76,7 @@ class CreateTable(_StrictBody):
     takeover_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
     hints: bool = False  # a practice table: people may ask for hints
     next_deal_seconds: Annotated[float, Field(ge=0, le=MAX_NEXT_DEAL_SECONDS)] | None = None
+    creator: Creator | None = None
 
 
 class Rematch(_StrictBody):
@@ -215,17 +223,21 @@ def create_app(
         rules = rules_of(body.rules)
         client = client_of(request)
         gate.check(client, lobby.open_ids(), time.monotonic())
-        table = manager.create(
+        creator = None if body.creator is None else (body.creator.seat, body.creator.name)
+        table, token = manager.create_seated(
             body.name,
             rules,
             [s.model_dump() for s in body.seats],
+            creator,
             takeover_seconds=body.takeover_seconds,
             hints=body.hints,
             next_deal_seconds=body.next_deal_seconds,
         )
+        # the creator's seat is taken with the table, and its token comes back once
+        seated = {} if body.creator is None else {"seat": body.creator.seat, "token": token}
         gate.created(client, table.id)
         manager.schedule_bots(table)
-        return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary()}
+        return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary(), **seated}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:

@@ -119,10 +119,44 @@ class TableManager:
         """Create a table; ``seats`` are three ``{"kind": "human"}`` or
         ``{"kind": "bot", "bot": "pimc", "level": 3}``; a finished deal stays on show at
         most ``next_deal_seconds`` (``None``: the server's default; 0: not at all)."""
+        return self.create_seated(
+            name,
+            rules,
+            seats,
+            None,
+            takeover_seconds=takeover_seconds,
+            hints=hints,
+            next_deal_seconds=next_deal_seconds,
+        )[0]
+
+    def create_seated(
+        self,
+        name: str,
+        rules: Rules,
+        seats: Sequence[Mapping[str, Any]],
+        creator: tuple[int, str] | None,
+        *,
+        takeover_seconds: float | None = None,
+        hints: bool = False,
+        next_deal_seconds: float | None = None,
+    ) -> tuple[Table, str | None]:
+        """Create a table (as :meth:`create`) with its creator, ``creator = (seat, name)``,
+        already in that person's seat: the seat is stored with the table in one
+        transaction, so the table is never seen with it free. Returns the table and the
+        seat token (``None`` without a creator)."""
         name = name.strip()
         if not 1 <= len(name) <= 80:
             raise TableError("bad-name", "the table name must have 1 to 80 characters")
         seat_list = seats_from_specs(seats)
+        token = None
+        if creator is not None:
+            seat, person = creator
+            if seat not in (0, 1, 2):
+                raise TableError("bad-seat", "seats are 0, 1 and 2")
+            if seat_list[seat].kind != "human":
+                raise TableError("bad-seat", f"seat {seat} is a computer player's, not a person's")
+            seat_list[seat].name = person_name(person)
+            token, seat_list[seat].token_hash = new_token()
         table_id = secrets.token_urlsafe(9)
         first_dealer = secrets.randbelow(3)
         match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
@@ -130,9 +164,9 @@ class TableManager:
         table.next_deal_seconds = self.next_deal_seconds if next_deal_seconds is None else next_deal_seconds
         table.name_seats()
         seat_bots(table, new=True)
-        self.store.add(table, first_dealer)
+        self.store.add(table, first_dealer)  # with the creator's seat, if any
         self.tables[table_id] = table
-        return table
+        return table, token
 
     def get(self, table_id: str) -> Table:
         """A table by id: in memory, or a finished game loaded from the database."""

@@ -105,7 +105,8 @@ class TableStore:
         self.sessions = sessions
 
     def add(self, table: Table, first_dealer: int) -> None:
-        """Store a new table with its seats, and deal its first deal."""
+        """Store a new table with its seats (a seat taken at creation with its person), and
+        deal its first deal."""
         with self.sessions() as session, session.begin():
             session.add(
                 TableRow(
@@ -122,7 +123,16 @@ class TableStore:
             )
             session.flush()  # the table row exists before its seats refer to it
             for i, s in enumerate(table.seats):
-                session.add(SeatRow(table_id=table.id, seat=i, kind=s.kind, bot=s.bot))
+                session.add(
+                    SeatRow(
+                        table_id=table.id,
+                        seat=i,
+                        kind=s.kind,
+                        bot=s.bot,
+                        name=s.name,
+                        token_hash=s.token_hash,
+                    )
+                )
             deal_on(session, table)
 
     def load(self, table_id: str) -> Table | None:

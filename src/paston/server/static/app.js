@@ -5,13 +5,15 @@
 import { announce, applyChrome, setView, showError } from "./chrome.js";
 import { learn, renderLearn } from "./learn.js";
 import { lobby, renderLobby } from "./lobby.js";
-import { connect } from "./live.js";
+import { connect, live } from "./live.js";
 import { loadMeta } from "./players.js";
 import { renderReplay, replay } from "./replay.js";
 import { renderTable, turnAnnouncement } from "./table.js";
+import { installDeckOption } from "./deckprefs.js";
 
 async function start() {
   applyChrome();
+  installDeckOption();
   const table = location.pathname.match(/^\/t\/([\w-]+)$/);
   const replayed = location.pathname.match(/^\/replay(?:\/([\w-]+))?$/);
   try {
@@ -28,7 +30,7 @@ async function start() {
   } else if (table) {
     setView(renderTable);
     renderTable();
-    connect(table[1], (view) => announce(turnAnnouncement(view)));
+    connect(table[1], () => announce(() => turnAnnouncement(live.state.view))); // in the language shown
   } else {
     setView(renderLobby);
     await lobby();

@@ -22,8 +22,11 @@ function rankText(code) {
   return t(`rank_${code[0]}`);
 }
 
-function cardLabel(code) {
-  return t("cardLabel", { rank: t(`rankName_${code[0]}`), suit: t(`suitName_${code[1]}`) });
+/** A card in words, by its visible rank for the numbers ("10 of clubs", as a voice
+ * command would name what is seen) and by name for the faces ("queen of hearts"). */
+export function cardName(code) {
+  const rank = "T987".includes(code[0]) ? t(`rank_${code[0]}`) : t(`rankName_${code[0]}`);
+  return t("cardLabel", { rank, suit: t(`suitName_${code[1]}`) });
 }
 
 /** A card in a line of text: "10♥". */
@@ -31,23 +34,28 @@ export function cardText(code) {
   return `${rankText(code)}${SUIT_SYMBOL[code[1]]}`;
 }
 
-/** A face-up card: a button when it can be clicked, a plain figure otherwise. */
+/** A face-up card: a button when it can be clicked, a plain figure otherwise. A button
+ * that cannot be used now stays focusable (``aria-disabled``), so a hand can be reviewed
+ * out of turn; ``label`` replaces its name in words. */
 export function cardNode(code, opts = {}) {
   const red = code[1] === "H" || code[1] === "D";
-  const classes = ["card", red ? "red" : "black", opts.size || "", opts.legal ? "legal" : "",
+  const classes = ["card", red ? "red" : "black", `suit-${code[1]}`, opts.size || "", opts.legal ? "legal" : "",
     opts.selected ? "selected" : "", opts.extra || ""].filter(Boolean).join(" ");
+  const label = opts.label || cardName(code);
   const body = [
     el("span", { class: "corner" }, el("span", { class: "rank" }, rankText(code)), suitIcon(code[1], "small")),
     suitIcon(code[1], "pip"),
   ];
   if (opts.button) {
+    const off = Boolean(opts.disabled);
     return el("button", {
-      type: "button", class: classes, "data-card": code, "aria-label": cardLabel(code),
+      type: "button", class: classes, "data-card": code, "aria-label": label,
       "aria-pressed": opts.selected === undefined ? null : String(Boolean(opts.selected)),
-      disabled: Boolean(opts.disabled), onclick: opts.onclick,
+      "aria-disabled": off ? "true" : null, tabindex: opts.tabindex ?? null,
+      onclick: off || !opts.onclick ? undefined : opts.onclick, onfocus: opts.onfocus,
     }, body);
   }
-  return el("span", { class: classes, "data-card": code, role: "img", "aria-label": cardLabel(code) }, body);
+  return el("span", { class: classes, "data-card": code, role: "img", "aria-label": label }, body);
 }
 
 /** A face-down card. */

@@ -30,14 +30,24 @@ export function showError(code, message) {
   say("errShown", { text: errorText(code, message) }, true);
 }
 
-/** Tell screen readers (a live region that stays in place across re-renders). */
+let announced = null; // what the announcement says: a string, or a function giving it in the language shown
+const languageHooks = [];
+
+/** Run ``fn`` after every change of language (for words kept outside the views). */
+export function onLanguage(fn) {
+  languageHooks.push(fn);
+}
+
+/** Tell screen readers (a live region that stays in place across re-renders); ``text``
+ * may be a function, called again in the new language when the language changes. */
 export function announce(text) {
   let region = document.getElementById("announce");
   if (!region) {
     region = el("div", { id: "announce", class: "sr-only", "aria-live": "assertive" });
-    document.body.append(region);
+    headerEl.append(region); // in the banner: the page's content stays in its landmarks
   }
-  region.textContent = text;
+  announced = text;
+  region.textContent = typeof text === "function" ? text() : text;
 }
 
 /** The header and the page's language, title and status in the language chosen. */
@@ -52,7 +62,13 @@ export function applyChrome() {
   if (!picker) {
     picker = el("select", {
       id: "lang", "data-testid": "lang",
-      onchange: (e) => { setLanguage(e.target.value); applyChrome(); rerender(); },
+      onchange: (e) => {
+        setLanguage(e.target.value);
+        applyChrome();
+        if (typeof announced === "function") announce(announced);
+        for (const hook of languageHooks) hook();
+        rerender();
+      },
     });
     const label = el("label", { for: "lang", class: "lang-label" });
     headerEl.append(el("span", { class: "lang-picker" }, label, picker));
@@ -69,7 +85,7 @@ function focusKey(node) {
   if (!node || node === document.body || !app.contains(node)) return null;
   for (const attr of ["data-card", "data-action", "data-testid", "id"]) {
     const v = node.getAttribute(attr);
-    if (v) return `[${attr}="${CSS.escape(v)}"]`;
+    if (v) return `${node.localName}[${attr}="${CSS.escape(v)}"]`; // a hand's button, not the prikup's figure
   }
   return null;
 }
@@ -77,7 +93,9 @@ function focusKey(node) {
 let playFocus = false; // the keyboard was last used on the cards or action buttons
 
 function focusPlayArea() {
-  const next = app.querySelector(".hand button:not([disabled]), .actions button:not([disabled])");
+  const usable = ":not([disabled]):not([aria-disabled=true])";
+  // else the hand's tab stop: the keyboard stays in the hand while the others play
+  const next = app.querySelector(`.hand button${usable}, .actions button${usable}`) || app.querySelector(".hand button[tabindex='0']");
   if (next) next.focus({ preventScroll: true });
 }
 

@@ -2,6 +2,7 @@
 // updates merged into them), and what a seated person does (act, take a seat, rematch).
 import { api } from "./api.js";
 import { rerender, say, saying, showError } from "./chrome.js";
+import { logState } from "./livelog.js";
 
 const NAME_KEY = "paston-name";
 
@@ -16,6 +17,8 @@ export const live = {
   seatNames: ["", "", ""], // typed in the seat forms, kept across re-renders
   copied: false, // the invite link was just copied
   retry: 0,
+  connected: false, // the socket is open and has brought a state: moves can be sent
+  seatLost: false, // the seat key kept for this table was refused: the page watches
   onMyTurn: () => {}, // called with the view when the turn comes to this page's seat
   onHint: () => {}, // called with a "hint" message (hint.js)
 };
@@ -33,6 +36,12 @@ export function rememberSeat(id, token) {
 /** The name this browser last sat down with ("" when none). */
 export function savedName() {
   return localStorage.getItem(NAME_KEY) || "";
+}
+
+/** Keep the seat token of table ``id`` (and the name it was taken with) in this browser. */
+export function keepSeat(id, token, name) {
+  localStorage.setItem(tokenKey(id), token);
+  localStorage.setItem(NAME_KEY, name);
 }
 
 /** Connect to table ``id`` and keep connected; ``onMyTurn(view)`` is called when the turn
@@ -60,13 +69,17 @@ export function connect(id, onMyTurn = null) {
       const previous = live.state;
       live.state = msg;
       live.pending = false;
+      live.connected = true;
+      if (msg.you !== null) live.seatLost = false;
+      logState(msg);
       live.selected = msg.view.phase === "discard" ? live.selected.filter((c) => msg.view.hand.includes(c)) : [];
       if (!previous || msg.version !== previous.version || ["connecting", "reconnecting"].includes(saying())) {
         say(null);
       }
       rerender();
-      const mineNow = msg.you !== null && msg.view.to_move === msg.you;
-      const mineBefore = previous && previous.you !== null && previous.view.to_move === previous.you;
+      const mine = (s) => s && s.you !== null && s.view.to_move === s.you && !s.shuffling;
+      const mineNow = mine(msg);
+      const mineBefore = mine(previous);
       if (mineNow && !mineBefore) live.onMyTurn(msg.view);
     } else if (msg.type === "hint") {
       live.onHint(msg);
@@ -78,7 +91,8 @@ export function connect(id, onMyTurn = null) {
       if (msg.code === "too-many-watchers") {
         live.retry = 25; // the table is full of watchers: try again in ten seconds, not at once
       } else if (msg.code === "bad-token") {
-        localStorage.removeItem(tokenKey(id)); // a stale seat key: watch instead
+        localStorage.removeItem(tokenKey(id)); // a stale seat key: watch instead, and say so
+        live.seatLost = true;
       } else if (msg.code === "stale") {
         ws.send(JSON.stringify({ type: "sync" }));
       }
@@ -88,7 +102,10 @@ export function connect(id, onMyTurn = null) {
   };
   ws.onclose = () => {
     if (live.socket !== ws) return;
+    live.connected = false;
+    live.pending = false;
     say("reconnecting", {}, true);
+    rerender(); // the cards and buttons show that nothing can be sent now
     live.retry = live.retry >= 25 ? live.retry : Math.min(live.retry + 1, 5);
     setTimeout(() => { if (live.socket === ws) connect(id); }, 400 * live.retry);
   };
@@ -158,8 +175,7 @@ export async function takeSeat(seat, e) {
   }
   try {
     const got = await api(`/api/tables/${id}/seats/${seat}`, { name });
-    localStorage.setItem(tokenKey(id), got.token);
-    localStorage.setItem(NAME_KEY, name);
+    keepSeat(id, got.token, name);
     const old = live.socket;
     live.socket = null;
     if (old) old.close();

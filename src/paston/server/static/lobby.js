@@ -5,6 +5,7 @@ import { GAME } from "./i18n.js";
 import { api } from "./api.js";
 import { app, rerender, showError } from "./chrome.js";
 import { el } from "./dom.js";
+import { keepSeat, savedName } from "./live.js";
 import { practiceField } from "./hint.js";
 import { defaultComputer, getMeta, seatChoices, seatDisplayName } from "./players.js";
 import { has, t } from "./text.js";
@@ -23,6 +24,7 @@ function freshForm() {
   const computer = defaultComputer();
   return {
     name: "", seats: ["human", computer, computer], takeover: "", hints: false, nextDeal: "30", rulesOpen: false,
+    me: savedName(), mySeat: "0", // the creator's name and seat ("": only watch)
     rules: meta ? { ...meta.rules.defaults } : {},
   };
 }
@@ -66,7 +68,21 @@ function seatsField() {
   const choices = seatChoices();
   return el("fieldset", { class: "seat-choices" }, el("legend", {}, t("players")),
     [0, 1, 2].map((i) => field(`seat${i}`, t("seatN", { n: i + 1 }),
-      select(`seat${i}`, choices, form.seats[i], (v) => { form.seats[i] = v; }))));
+      select(`seat${i}`, choices, form.seats[i], (v) => { form.seats[i] = v; rerender(); }))));
+}
+
+/** The creator's name and seat: they sit down with the table (a person's seat only). */
+function creatorFields() {
+  const people = [0, 1, 2].filter((i) => form.seats[i] === "human");
+  if (form.mySeat !== "" && !people.includes(Number(form.mySeat))) form.mySeat = people.length ? String(people[0]) : "";
+  const options = [...people.map((i) => ({ value: String(i), label: t("seatN", { n: i + 1 }) })),
+    { value: "", label: t("onlyWatch") }];
+  return el("div", { class: "creator" },
+    field("my-name", t("yourName"), el("input", {
+      id: "my-name", "data-testid": "my-name", maxlength: 40, autocomplete: "nickname", value: form.me,
+      "aria-required": form.mySeat === "" ? null : "true", oninput: (e) => { form.me = e.target.value; },
+    })),
+    field("my-seat", t("yourSeat"), select("my-seat", options, form.mySeat, (v) => { form.mySeat = v; rerender(); })));
 }
 
 function presetField(meta) {
@@ -121,6 +137,7 @@ export function renderLobby() {
       oninput: (e) => { form.name = e.target.value; },
     })),
     seatsField(),
+    creatorFields(),
     practiceField(form),
     meta ? presetField(meta) : null,
     el("details", {
@@ -257,8 +274,18 @@ async function createTable(e) {
   if (form.takeover) body.takeover_seconds = Number(form.takeover);
   if (form.hints) body.hints = true;
   body.next_deal_seconds = Number(form.nextDeal);
+  const me = form.me.trim();
+  if (form.mySeat !== "") {
+    if (!me) {
+      showError("bad-name");
+      document.getElementById("my-name").focus();
+      return;
+    }
+    body.creator = { name: me, seat: Number(form.mySeat) };
+  }
   try {
     const made = await api("/api/tables", body);
+    if (made.token) keepSeat(made.id, made.token, me); // the page it opens is the seat's
     location.href = made.invite;
   } catch (err) {
     showError(err.code, err.message);

@@ -1,7 +1,8 @@
 // A live table on the page: the seats around it, the trick, the prikup, this person's
 // hand and moves, the auction log, the invite link and the end of the game.
 import { GAME } from "./i18n.js";
-import { cardBack, cardNode, sortCards } from "./cards.js";
+import { focusDiscard, handKeys, handStop, noteHandFocus, skipLink } from "./access.js";
+import { cardBack, cardName, cardNode, sortCards } from "./cards.js";
 import { hintView } from "./hint.js";
 import { app, rerender } from "./chrome.js";
 import { coachPanel } from "./coach.js";
@@ -9,6 +10,7 @@ import { el } from "./dom.js";
 import { endDealView } from "./enddeal.js";
 import { act, live, rematch, savedName, takeSeat } from "./live.js";
 import { SEAT_COLORS, botDescription, botLabel, seatNames } from "./players.js";
+import { connectionNote, seatLostNote } from "./notices.js";
 import { outcomeText, sheetView } from "./sheet.js";
 import { actionLabel, num, signed, t, word } from "./text.js";
 
@@ -61,7 +63,7 @@ function seatPanel(s, v, position, said) {
     stats.push(el("span", {}, need ? t("tricksOfNeeded", { n: v.tricks[s.seat], need }) : t("tricksShort", { n: v.tricks[s.seat] })));
   }
   const backs = position === "me" && state.you === s.seat ? null
-    : el("span", { class: "backs", "aria-label": t("cardsInHand", { n: v.hand_sizes[s.seat] }) },
+    : el("span", { class: "backs", role: "img", "aria-label": t("cardsInHand", { n: v.hand_sizes[s.seat] }) },
       Array.from({ length: Math.min(v.hand_sizes[s.seat], 12) }, () => cardBack("mini")));
   let form = null;
   if (state.you === null && !s.taken && s.kind === "human") {
@@ -100,8 +102,8 @@ export function turnAnnouncement(view) {
 
 function turnText(v) {
   const n = names();
-  if (state.winners.length) return t("gameOver");
-  if (v.to_move === null) return "";
+  if (state.winners.length) return t("gameOver"); // the panel above says who won
+  if (v.to_move === null || state.shuffling) return ""; // while shuffling, the note says so
   if (state.you !== null && v.to_move === state.you) return t(`yourTurn_${v.phase}`);
   return t("waitingFor", { name: n[v.to_move], what: t(`phase_${v.phase}`) });
 }
@@ -116,7 +118,9 @@ function trickView(v) {
     previous = true;
     caption = t("wonBy", { name: n[v.last_trick.winner] });
   }
-  return el("div", { class: `trick ${previous ? "previous" : ""}`, "data-testid": "trick", "aria-label": t("trick") },
+  return el("div", {
+    class: `trick ${previous ? "previous" : ""}`, "data-testid": "trick", role: "group", "aria-label": t("trick"),
+  },
     plays.map((p) => el("div", { class: `play at-${pos[p.seat]}` }, cardNode(p.card),
       el("span", { class: "who" }, n[p.seat]))),
     caption ? el("div", { class: "caption" }, caption) : null);
@@ -188,33 +192,43 @@ function handView(v) {
   const prikup = new Set(v.prikup || []);
   const cards = sortCards(v.hand);
   const discarding = myTurn && v.phase === "discard";
+  const idle = live.pending || !live.connected; // nothing can be sent now
+  const usable = (c) => discarding || (myTurn && v.phase === "play" && legal.has(`play ${c}`));
+  const stop = handStop(cards, usable);
   let lastSuit = null;
   const nodes = [];
   for (const c of cards) {
     if (lastSuit !== null && c[1] !== lastSuit) nodes.push(el("span", { class: "suit-gap", "aria-hidden": "true" }));
     lastSuit = c[1];
-    const extra = discarding && prikup.has(c) ? "from-prikup" : "";
+    const fromPrikup = discarding && prikup.has(c);
+    const common = {
+      button: true, tabindex: c === stop ? 0 : -1, onfocus: () => noteHandFocus(c),
+      extra: fromPrikup ? "from-prikup" : "",
+      label: fromPrikup ? t("fromPrikup", { card: cardName(c), prikup: GAME.prikup }) : null,
+    };
     if (discarding) {
       nodes.push(cardNode(c, {
-        button: true, selected: live.selected.includes(c), legal: true, extra, disabled: live.pending,
+        ...common, selected: live.selected.includes(c), legal: !idle, disabled: idle,
         onclick: () => {
           live.selected = live.selected.includes(c) ? live.selected.filter((x) => x !== c) : [...live.selected, c].slice(-2);
           rerender();
+          if (live.selected.length === 2) focusDiscard();
         },
       }));
     } else {
-      const playable = myTurn && v.phase === "play" && legal.has(`play ${c}`);
+      const playable = usable(c);
       nodes.push(cardNode(c, {
-        button: true, legal: playable, disabled: !playable || live.pending,
+        ...common, legal: playable && !idle, disabled: !playable || idle,
         onclick: playable ? () => act(`play ${c}`) : undefined,
       }));
     }
   }
   return el("div", { class: "hand-area" },
     el("h2", { class: "sr-only" }, t("yourHand")),
-    el("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": t("yourHand"),
-      style: `--n: ${Math.max(cards.length, 2)}` },
-      nodes.length ? nodes : el("span", { class: "muted" }, t("noCards"))));
+    el("div", { class: "hand", id: "hand", "data-testid": "hand", role: "group", "aria-label": t("yourHand"),
+      "aria-describedby": "hand-keys", onkeydown: handKeys, style: `--n: ${Math.max(cards.length, 2)}` },
+      nodes.length ? nodes : el("span", { class: "muted" }, t("noCards"))),
+    el("p", { id: "hand-keys", class: "sr-only" }, t("handKeys")));
 }
 
 function actionsView(v) {
@@ -227,7 +241,8 @@ function actionsView(v) {
     box.append(el("p", { class: "hint" }, t("discardHint", { n: live.selected.length, prikup: GAME.prikup })),
       el("button", {
         type: "button", class: "primary", "data-action": "discard", "data-testid": "confirm-discard",
-        disabled: live.selected.length !== 2 || live.pending, onclick: () => act(`discard ${live.selected.join(" ")}`),
+        disabled: live.selected.length !== 2, "aria-disabled": live.pending || !live.connected ? "true" : null,
+        onclick: () => live.connected && act(`discard ${live.selected.join(" ")}`),
       }, t("confirmDiscard")));
     return box;
   }
@@ -243,7 +258,8 @@ function actionsView(v) {
     const kind = a.split(" ")[0];
     row.append(el("button", {
       type: "button", class: kind === "pass" || kind === "surrender" ? "secondary" : "primary",
-      "data-action": a, disabled: live.pending, onclick: () => act(a),
+      "data-action": a, "aria-disabled": live.pending || !live.connected ? "true" : null,
+      onclick: () => live.connected && act(a),
     }, actionLabel(a)));
   }
   box.append(row);
@@ -252,27 +268,31 @@ function actionsView(v) {
 
 function historyView(v) {
   const n = names();
-  const items = [];
-  let stage = "auction";
+  const bidding = [], after = [];
   for (const h of v.history) {
     if (h.type === "play") continue;
     let text;
     if (h.type === "bid") text = word(h.value);
-    else if (h.type === "pass") text = stage === "defence" ? t("passDefence") : t("pass");
+    else if (h.type === "pass") text = t("pass");
     else if (h.type === "discard") {
       text = h.hidden ? t("discardsTwo") : [t("yourDiscard"), " ", el("span", { class: "discard-shown" },
         sortCards(h.cards).map((c) => cardNode(c, { size: "tiny" })))];
-      stage = "discard";
     }
-    else if (h.type === "trump") { text = t("namesTrump", { contract: word(h.value) }); stage = "defence"; }
+    else if (h.type === "trump") text = t("namesTrump", { contract: word(h.value) });
     else if (h.type === "surrender") text = t("surrenders");
     else if (h.type === "whist") text = GAME.whist;
-    items.push(el("li", { "data-event": h.type },
+    // the auction's bids and passes, then what follows it: discard, trump, surrender, defence
+    const list = after.length || h.type === "discard" ? after : bidding;
+    list.push(el("li", { "data-event": h.type },
       el("span", { class: "dot", style: `background:${SEAT_COLORS[h.seat]}`, "aria-hidden": "true" }),
       el("span", { class: "who" }, n[h.seat]), " ", el("span", { class: "what" }, text)));
   }
-  return el("section", { class: "panel log" }, el("h2", {}, t("auction")),
-    items.length ? el("ol", { "data-testid": "auction" }, items) : el("p", { class: "muted" }, t("noBidsYet")));
+  return [
+    el("section", { class: "panel log" }, el("h2", {}, t("auction")),
+      bidding.length ? el("ol", { "data-testid": "auction" }, bidding) : el("p", { class: "muted" }, t("noBidsYet"))),
+    after.length ? el("section", { class: "panel after-log", "data-testid": "after-auction" },
+      el("h2", {}, t("afterAuction", { prikup: GAME.prikup, whist: GAME.whist })), el("ol", {}, after)) : null,
+  ];
 }
 
 function endView() {
@@ -280,8 +300,7 @@ function endView() {
   const n = names();
   const who = state.winners.map((w) => n[w]).join(t("and"));
   return el("section", { class: "panel game-over", "data-testid": "game-over", role: "status" },
-    el("h1", {}, t("gameOver")),
-    el("p", { class: "winners", "data-testid": "winners" },
+    el("h1", { class: "winners", "data-testid": "winners" }, // "Game over" is the turn line's
       t(state.winners.length > 1 ? "winnersShare" : "winnerWins", { names: who })),
     el("ol", { class: "final" }, [0, 1, 2].sort((a, b) => state.view.totals[b] - state.view.totals[a])
       .map((s) => el("li", {}, el("span", { class: "dot", style: `background:${SEAT_COLORS[s]}` }),
@@ -337,15 +356,18 @@ export function renderTable() {
   const [me, left, right] = layout();
   const seats = state.table.seats;
   const said = calls(v);
-  const myTurn = state.you !== null && v.to_move === state.you;
+  const myTurn = state.you !== null && v.to_move === state.you && !state.shuffling; // a provisional deal's turn is nobody's
+  skipLink(state.you !== null);
   const board = el("section", {
-    class: `board panel ${myTurn ? "my-turn" : ""}`, "data-testid": "table",
+    class: `board panel ${myTurn ? "my-turn" : ""} ${live.connected ? "" : "offline"}`, "data-testid": "table",
+    "data-connected": String(live.connected),
     "data-phase": v.phase, "data-version": state.version, "data-you": state.you === null ? "" : state.you,
     "data-to-move": v.to_move === null ? "" : v.to_move, "data-my-turn": String(myTurn),
     "data-tricks": v.tricks.reduce((a, b) => a + b, 0), "data-deals": state.sheet.length,
     "aria-label": t("tableLabel"),
   },
   el("p", { class: `turn-line ${myTurn ? "mine" : ""}`, "data-testid": "turn" }, turnText(v)),
+  connectionNote(),
   firstDealNote(),
   el("div", { class: "opponents" }, seatPanel(seats[left], v, "left", said[left]), seatPanel(seats[right], v, "right", said[right])),
   el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
@@ -354,6 +376,6 @@ export function renderTable() {
   state.shuffling ? null : actionsView(v),
   hintView(state));
   app.replaceChildren(el("div", { class: "table-layout" },
-    el("div", { class: "main-col" }, endView(), endDealView(state, names()), coachPanel(state), board),
+    el("div", { class: "main-col" }, seatLostNote(state, names()), endView(), endDealView(state, names()), coachPanel(state), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
 }
