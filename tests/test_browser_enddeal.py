@@ -188,7 +188,9 @@ def check_panel(page: Any, summary: dict[str, Any], outcome: str) -> None:
 def test_the_end_of_deal_panel_for_each_outcome(server: LiveServer, open_page: Opener) -> None:
     page = open_page(375, 812)
     page.add_init_script(
-        "window.analysisAsked = []; window.pastonOpenAnalysis = (t, d) => window.analysisAsked.push([t, d]);"
+        # the analysis dialog's own module sets the hook too: it keeps this one
+        "window.analysisAsked = []; Object.defineProperty(window, 'pastonOpenAnalysis', {configurable: true,"
+        " get: () => (t, d) => window.analysisAsked.push([t, d]), set: () => {}});"
     )
     game = Game(server, page)
     rng = random.Random(11)

@@ -100,9 +100,13 @@ def test_hint_on_every_kind_of_decision_at_a_practice_table(server: LiveServer, 
     while set(shots) != set(KINDS):
         assert time.monotonic() < deadline, f"hints shown for {sorted(shots)} only"
         page.wait_for_function(
-            "() => document.querySelector('[data-testid=table]')?.dataset.myTurn === 'true'",
+            """() => document.querySelector('[data-testid=table]')?.dataset.myTurn === 'true'
+                     || !!document.querySelector('[data-testid=next-deal]:not([disabled])')""",
             timeout=30_000,
         )
+        if page.locator("[data-testid=next-deal]:not([disabled])").count():  # a deal's end on show
+            page.click("[data-testid=next-deal]")
+            continue
         state = board(page)
         phase = state["phase"]
         policy = deal_policy[int(state["deals"]) % 2] if "defence" not in shots else declare

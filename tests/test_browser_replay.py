@@ -283,7 +283,7 @@ def test_r8_2_an_opened_record_shows_the_reset_and_no_marks(
     index, seats = found[0]
     asked: list[str] = []
     page = open_page()
-    page.on("request", lambda r: asked.append(r.url) if "/analysis" in r.url else None)
+    page.on("request", lambda r: asked.append(r.url) if "/api/" in r.url and "/analysis" in r.url else None)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     empty = tmp_path / "empty.json"  # a game stopped before its first deal: nothing to step through
@@ -382,7 +382,9 @@ def test_analysis_marks_the_costly_moves_and_opens_the_analysis(
 
     page = open_page()
     page.add_init_script(
-        "window.opened = []; window.pastonOpenAnalysis = (...args) => window.opened.push(args);"
+        # the analysis dialog's own module sets the hook too: it keeps this one
+        "window.opened = []; Object.defineProperty(window, 'pastonOpenAnalysis', {configurable: true,"
+        " get: () => (...args) => window.opened.push(args), set: () => {}});"
     )
     page.route("**/api/tables/*/deals/*/analysis", reply)
     page.goto(f"{server.url}/replay/{table_id}")
