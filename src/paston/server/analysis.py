@@ -160,7 +160,15 @@ class Analyses:
         for task in self._running.values():
             task.cancel()
         if self._executor is not None:
+            # the workers are stopped, not waited for: one may be in the middle of a deal
+            workers = []
+            if isinstance(self._executor, ProcessPoolExecutor):
+                workers = list((self._executor._processes or {}).values())
             self._executor.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.join(timeout=2)
             self._executor = None
 
     def deal_ended(self, table_id: str, deal: Deal, index: int) -> None:
