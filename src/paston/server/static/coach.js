@@ -6,7 +6,7 @@ import { el } from "./dom.js";
 import { loadScoreFacts, scoreFacts } from "./learn.js";
 import { seatNames } from "./players.js";
 import { cardText } from "./cards.js";
-import { canHint } from "./hint.js";
+import { askHint, canHint } from "./hint.js";
 import { outcomeText } from "./sheet.js";
 import { rerender } from "./chrome.js";
 import { signed, t, word } from "./text.js";
@@ -151,6 +151,7 @@ export function coachPanel(state) {
     })));
   }
   if (canHint(state)) { // a practice table made from the Learn page has hints (hint.js)
+    queueMicrotask(askHint); // the guided deal keeps the hint open: asked once per decision
     extra.push(el("p", { class: "muted", "data-testid": "coach-hint" }, t("coach_hint", { button: t("hintButton") })));
   }
   return el("section", {

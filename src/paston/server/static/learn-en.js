@@ -88,7 +88,7 @@ export default {
   learn_playerName: "Learner",
   coach_title: "Coach",
   coach_rules: "Read the rules again",
-  coach_hint: "Stuck? Press {button} (or the key h): the computer player shows you its options for this move.",
+  coach_hint: "The {button} panel is open on each of your moves: the computer player's options for this move, best first, valued from your cards only.",
   coach_sit: "Take the free seat to start playing.",
   coach_shuffling: "The cards are being shuffled and dealt. Your hand appears in a moment.",
   coach_game_over: "The game is over. Well played! Read the rules again, or play another game from the lobby.",

@@ -88,7 +88,7 @@ export default {
   learn_playerName: "Aprendiz",
   coach_title: "Entrenador",
   coach_rules: "Volver a leer las reglas",
-  coach_hint: "¿Atascado? Pulsa «{button}» (o la tecla h): el ordenador te muestra sus opciones para esta jugada.",
+  coach_hint: "El panel «{button}» se abre en cada una de tus jugadas: las opciones del ordenador para esta jugada, de mejor a peor, valoradas solo con tus cartas.",
   coach_sit: "Siéntate en el asiento libre para empezar.",
   coach_shuffling: "Se barajan y reparten las cartas. Tu mano aparece enseguida.",
   coach_game_over: "La partida ha terminado. ¡Bien jugado! Vuelve a leer las reglas o juega otra partida desde el vestíbulo.",

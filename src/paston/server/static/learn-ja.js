@@ -88,7 +88,7 @@ export default {
   learn_playerName: "練習生",
   coach_title: "コーチ",
   coach_rules: "ルールを読み直す",
-  coach_hint: "迷ったら「{button}」（またはhキー）を押すと、コンピューターがこの手の選択肢を示します。",
+  coach_hint: "あなたの番には毎回「{button}」が開きます。この手でのコンピューターの選択肢を良い順に、あなたのカードだけから評価して示します。",
   coach_sit: "空いている席に座って始めましょう。",
   coach_shuffling: "カードを切って配っています。すぐに手札が表示されます。",
   coach_game_over: "ゲーム終了です。お疲れさまでした！ルールを読み直すか、ロビーから新しいゲームを始めましょう。",
