@@ -14,7 +14,8 @@ produces; the same bots then play the cards. On the deals that reach card play:
 - leaf correlation: random playouts from the first lead to nodes with ``k`` tricks left
   (every node of that trick where the player to move has 2+ legal cards); at each, the
   share of nodes whose children all have the same value (the same declarer result, the
-  same declarer tricks, the same max^n score vector of R7), solved exactly;
+  same declarer tricks, the same max^n score vector of R7, the same R7 score for the
+  player to move), solved exactly;
 - disambiguation: at the start of each trick, the number of hidden-card distributions
   consistent with a seat's view (hand sizes and shown voids, as ``Knowledge`` reads the
   view), counted exactly, for the declarer and a defender.
@@ -149,19 +150,22 @@ class Leaves:
     same_result: int = 0  # every child: the declarer makes, or every child: fails
     same_tricks: int = 0  # every child gives the declarer the same total tricks
     same_scores: int = 0  # every child gives the same max^n score vector (R7)
+    same_own: int = 0  # every child gives the player to move the same max^n score
     choices: int = 0  # legal cards summed over the nodes
 
     def share(self, count: int) -> float:
         return count / self.nodes if self.nodes else math.nan
 
 
-def node_values(deal: Deal, solver: Solver) -> tuple[bool, bool, bool]:
+def node_values(deal: Deal, solver: Solver) -> tuple[bool, bool, bool, bool]:
     """At a play node: whether all children have the same declarer result, the same
-    declarer tricks, the same max^n scores."""
+    declarer tricks (both double-dummy, declarer against the defenders), the same max^n
+    score vector, the same max^n score for the player to move."""
     pos = Position.from_deal(deal)
     scores = set(solver.maxn(pos, deal.rules).card_scores.values())
     dd = set(solver.solve(pos).card_values.values())
-    return len({v >= 6 for v in dd}) == 1, len(dd) == 1, len(scores) == 1
+    own = {v[pos.to_move] for v in scores}
+    return len({v >= 6 for v in dd}) == 1, len(dd) == 1, len(scores) == 1, len(own) == 1
 
 
 def measure_leaves(
@@ -186,13 +190,14 @@ def measure_leaves(
                 left = 10 - len(deal.completed_tricks)
                 legal = deal.legal_actions()
                 if left in out and len(legal) > 1:
-                    result, tricks, scores = node_values(deal, solver)
+                    result, tricks, scores, own = node_values(deal, solver)
                     acc = out[left]
                     acc.nodes += 1
                     acc.choices += len(legal)
                     acc.same_result += result
                     acc.same_tricks += tricks
                     acc.same_scores += scores
+                    acc.same_own += own
                 deal.apply(rng.choice(legal))
     return out
 
@@ -337,12 +342,13 @@ def print_bias(bias: Bias) -> None:
 
 def print_leaves(leaves: dict[int, Leaves], playouts: int) -> None:
     print(f"LEAF CORRELATION (random playouts, {playouts} per deal; nodes where the player has a choice)")
-    print("  tricks left   nodes  choices  same result  same tricks  same R7 scores")
+    print("  tricks left   nodes  choices  same result  same tricks  same R7 scores  same own score")
     for k, acc in leaves.items():
         avg = acc.choices / acc.nodes if acc.nodes else math.nan
         print(
             f"  {k:>11}  {acc.nodes:>6}  {avg:7.2f}  {fmt(acc.share(acc.same_result)):>11}"
             f"  {fmt(acc.share(acc.same_tricks)):>11}  {fmt(acc.share(acc.same_scores)):>14}"
+            f"  {fmt(acc.share(acc.same_own)):>14}"
         )
 
 

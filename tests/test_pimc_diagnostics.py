@@ -140,9 +140,10 @@ def test_bias_and_leaf_shares_are_probabilities(deals: list) -> None:  # type: i
     leaves = diag.measure_leaves(deals, solver, seed=3, tricks_left=(2, 4), playouts=1)
     for acc in leaves.values():
         assert acc.nodes > 0 and acc.choices >= 2 * acc.nodes
-        for count in (acc.same_result, acc.same_tricks, acc.same_scores):
+        for count in (acc.same_result, acc.same_tricks, acc.same_scores, acc.same_own):
             assert 0 <= acc.share(count) <= 1
         assert acc.same_tricks <= acc.same_result  # equal tricks: an equal result
+        assert acc.same_scores <= acc.same_own  # equal vectors: an equal own score
 
 
 def test_same_seed_same_figures(deals: list) -> None:  # type: ignore[type-arg]
