@@ -12,10 +12,10 @@ produces; the same bots then play the cards. On the deals that reach card play:
   lead (declarer against the defenders), under max^n with R7 scores (three-hand play),
   and in the bots' actual play; the distribution of the declarer's double-dummy tricks;
 - leaf correlation: random playouts from the first lead to nodes with ``k`` tricks left
-  (every node of that trick where the player to move has 2+ legal cards); at each, the
-  share of nodes whose children all have the same value (the same declarer result, the
-  same declarer tricks, the same max^n score vector of R7, the same R7 score for the
-  player to move), solved exactly;
+  (every node of that trick where the player to move has 2+ legal cards), and the same
+  nodes of the bots' own play; at each, the share of nodes whose children all have the
+  same value (the same declarer result, the same declarer tricks, the same max^n score
+  vector of R7, the same R7 score for the player to move), solved exactly;
 - disambiguation: at the start of each trick, the number of hidden-card distributions
   consistent with a seat's view (hand sizes and shown voids, as ``Knowledge`` reads the
   view), counted exactly, for the declarer and a defender.
@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from paston.actions import Action
 from paston.bots.base import make_player
 from paston.bots.knowledge import PRIKUP_SLOT, Knowledge, Slot
 from paston.cards import FULL_DECK_MASK, SUIT_MASKS
@@ -175,30 +176,41 @@ def measure_leaves(
     seed: int,
     tricks_left: Sequence[int] = (2, 3, 4, 5),
     playouts: int = 1,
+    bots_play: bool = False,
 ) -> dict[int, Leaves]:
     """Random playouts (uniform legal cards) from each deal's first lead; on each, every
     node of the trick played with ``k`` tricks left where the player to move has 2+
-    legal cards is solved exactly."""
+    legal cards is solved exactly. With ``bots_play``, the nodes of the bots' own play
+    of each deal instead (``playouts`` is then ignored)."""
     rng = random.Random(f"pimc-diagnostics-leaves:{seed}")
     out = {k: Leaves() for k in tricks_left}
+
+    def visit(deal: Deal) -> tuple[Action, ...]:
+        left = 10 - len(deal.completed_tricks)
+        legal = deal.legal_actions()
+        if left in out and len(legal) > 1:
+            result, tricks, scores, own = node_values(deal, solver)
+            acc = out[left]
+            acc.nodes += 1
+            acc.choices += len(legal)
+            acc.same_result += result
+            acc.same_tricks += tricks
+            acc.same_scores += scores
+            acc.same_own += own
+        return legal
+
     for d in deals:
         if d.start is None:
+            continue
+        if bots_play:
+            for state, _event in d.final.states():
+                if state.phase is Phase.PLAY:
+                    visit(state)
             continue
         for _ in range(playouts):
             deal = d.start.clone()
             while not deal.is_over:
-                left = 10 - len(deal.completed_tricks)
-                legal = deal.legal_actions()
-                if left in out and len(legal) > 1:
-                    result, tricks, scores, own = node_values(deal, solver)
-                    acc = out[left]
-                    acc.nodes += 1
-                    acc.choices += len(legal)
-                    acc.same_result += result
-                    acc.same_tricks += tricks
-                    acc.same_scores += scores
-                    acc.same_own += own
-                deal.apply(rng.choice(legal))
+                deal.apply(rng.choice(visit(deal)))
     return out
 
 
@@ -340,8 +352,8 @@ def print_bias(bias: Bias) -> None:
     print(f"  declarer's double-dummy tricks  {hist}  (mean {mean:.2f})")
 
 
-def print_leaves(leaves: dict[int, Leaves], playouts: int) -> None:
-    print(f"LEAF CORRELATION (random playouts, {playouts} per deal; nodes where the player has a choice)")
+def print_leaves(leaves: dict[int, Leaves], source: str) -> None:
+    print(f"LEAF CORRELATION ({source}; nodes where the player to move has a choice)")
     print("  tricks left   nodes  choices  same result  same tricks  same R7 scores  same own score")
     for k, acc in leaves.items():
         avg = acc.choices / acc.nodes if acc.nodes else math.nan
@@ -384,6 +396,7 @@ def report(bidders: str, n: int, args: argparse.Namespace) -> None:
     leaves = measure_leaves(
         deals, solver, seed=args.seed, tricks_left=args.tricks_left, playouts=args.playouts
     )
+    own_play = measure_leaves(deals, solver, seed=args.seed, tricks_left=args.tricks_left, bots_play=True)
     t_leaves = lap()
     dis = measure_disambiguation(deals)
     t_dis = lap()
@@ -392,7 +405,9 @@ def report(bidders: str, n: int, args: argparse.Namespace) -> None:
     print()
     print_bias(bias)
     print()
-    print_leaves(leaves, args.playouts)
+    print_leaves(leaves, f"random playouts, {args.playouts} per deal")
+    print()
+    print_leaves(own_play, "the bots' own play")
     print()
     print_disambiguation(dis)
     print()

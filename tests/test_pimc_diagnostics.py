@@ -137,8 +137,9 @@ def test_bias_and_leaf_shares_are_probabilities(deals: list) -> None:  # type: i
     for p in (bias.p_made_dd, bias.p_made_actual):
         assert 0 <= p <= 1
     assert sum(bias.endings.values()) == len(deals)
-    leaves = diag.measure_leaves(deals, solver, seed=3, tricks_left=(2, 4), playouts=1)
-    for acc in leaves.values():
+    random_nodes = diag.measure_leaves(deals, solver, seed=3, tricks_left=(2, 4), playouts=1)
+    own_play = diag.measure_leaves(deals, solver, seed=3, tricks_left=(2, 4), bots_play=True)
+    for acc in [*random_nodes.values(), *own_play.values()]:
         assert acc.nodes > 0 and acc.choices >= 2 * acc.nodes
         for count in (acc.same_result, acc.same_tricks, acc.same_scores, acc.same_own):
             assert 0 <= acc.share(count) <= 1
@@ -169,7 +170,7 @@ def test_script_prints_every_section() -> None:
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    for heading in ("BIAS", "LEAF CORRELATION", "DISAMBIGUATION", "deals bid and played by pimc:1"):
+    for heading in ("BIAS", "random playouts", "the bots' own play", "DISAMBIGUATION", "played by pimc:1"):
         assert heading in out, out
     bad = subprocess.run(
         [sys.executable, str(SCRIPT), "--tricks-left", "1"], capture_output=True, text=True, check=False
