@@ -327,6 +327,35 @@ def measure_disambiguation(deals: Sequence[SampledDeal]) -> dict[str, list[list[
     return out
 
 
+def measure_shrinking(deals: Sequence[SampledDeal]) -> dict[str, tuple[int, int]]:
+    """The paper's disambiguation factor read directly: per seat kind, over consecutive
+    pairs of a seat's decisions (nodes where it has 2+ legal cards) in the bots' own play,
+    how many pairs saw the count of worlds (hands in play) shrink: ``(shrank, pairs)``.
+    Pairs whose first count is already 1 (nothing in play left hidden) are left out."""
+    out = {c: [0, 0] for c in ("declarer", "defender", "declarer 2-hand", "lone defender")}
+    for d in deals:
+        if d.start is None:
+            continue
+        declarer, defenders = d.final.declarer, d.final.defenders
+        assert declarer is not None
+        active = (declarer, *defenders)
+        three = len(defenders) == 2
+        seats = {declarer: "declarer" if three else "declarer 2-hand"}
+        seats |= {s: "defender" if three else "lone defender" for s in defenders}
+        last: dict[int, int] = {}
+        for state, _event in d.final.states():
+            seat = state.to_move
+            if state.phase is not Phase.PLAY or seat is None or len(state.legal_actions()) < 2:
+                continue
+            count = count_worlds(Knowledge.from_view(state.view(seat)), active)
+            if last.get(seat, 1) > 1:  # a seat that knows every hand in play learns nothing more
+                acc = out[seats[seat]]
+                acc[0] += count < last[seat]
+                acc[1] += 1
+            last[seat] = count
+    return {c: (v[0], v[1]) for c, v in out.items()}
+
+
 # --- the report ---------------------------------------------------------------------------------
 
 
@@ -399,6 +428,7 @@ def report(bidders: str, n: int, args: argparse.Namespace) -> None:
     own_play = measure_leaves(deals, solver, seed=args.seed, tricks_left=args.tricks_left, bots_play=True)
     t_leaves = lap()
     dis = measure_disambiguation(deals)
+    shrinking = measure_shrinking(deals)
     t_dis = lap()
     print(f"=== {n} deals bid and played by {bidders}, seed {args.seed} ===")
     print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(bias.endings.items())))
@@ -410,6 +440,9 @@ def report(bidders: str, n: int, args: argparse.Namespace) -> None:
     print_leaves(own_play, "the bots' own play")
     print()
     print_disambiguation(dis)
+    print("  between two decisions of a seat with hands in play still hidden, its worlds shrank in:")
+    for c, (shrank, pairs) in shrinking.items():
+        print(f"    {c:<19} {fmt(shrank / pairs if pairs else math.nan)}   ({shrank} of {pairs} pairs)")
     print()
     print(
         f"time: deals {t_deals:.1f} s, bias {t_bias:.1f} s, leaves {t_leaves:.1f} s, "

@@ -128,6 +128,17 @@ def test_disambiguation_counts_shrink_as_cards_are_played(deals: list) -> None: 
             assert all(a >= b for a, b in itertools.pairwise(means)), column
 
 
+def test_a_seats_worlds_shrink_between_most_of_its_decisions(deals: list) -> None:  # type: ignore[type-arg]
+    shrinking = diag.measure_shrinking(deals)
+    assert sum(pairs for _, pairs in shrinking.values()) > 0
+    for shrank, pairs in shrinking.values():
+        assert 0 <= shrank <= pairs
+    shrank = sum(s for s, _ in shrinking.values())
+    pairs = sum(p for _, p in shrinking.values())
+    # only a seat that played last to a trick and leads the next learns nothing in between
+    assert shrank / pairs > 0.5
+
+
 def test_bias_and_leaf_shares_are_probabilities(deals: list) -> None:  # type: ignore[type-arg]
     solver = diag.make_solver(2)
     bias = diag.measure_bias(deals, solver)
