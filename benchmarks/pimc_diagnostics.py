@@ -18,7 +18,8 @@ produces; the same bots then play the cards. On the deals that reach card play:
   vector of R7, the same R7 score for the player to move), solved exactly;
 - disambiguation: at the start of each trick, the number of hidden-card distributions
   consistent with a seat's view (hand sizes and shown voids, as ``Knowledge`` reads the
-  view), counted exactly, for the declarer and a defender.
+  view), counted exactly, for the declarer and a defender; and how often a seat's count
+  shrank between two of its decisions (the paper's definition, read directly).
 
 Everything is seeded: the same arguments print the same table.
 """
