@@ -23,7 +23,7 @@ import statistics
 import time
 
 from paston.bots import make_player
-from paston.bots.inference import marginals, weighted_worlds
+from paston.bots.inference import DEFAULT_MODEL, OpponentModel, marginals, weighted_worlds
 from paston.bots.knowledge import Knowledge
 from paston.deal import Deal, Phase
 
@@ -41,12 +41,14 @@ def point_of(deal: Deal, seen: set[str]) -> str | None:
     return None
 
 
-def measure(deal: Deal, seat: int, worlds: int, rng: random.Random) -> tuple[list[float], ...]:
+def measure(
+    deal: Deal, seat: int, worlds: int, rng: random.Random, model: OpponentModel
+) -> tuple[list[float], ...]:
     """Per hidden card: log p(true place) and hit (0/1), uniform and inferred; and the
     effective sample size of the weights."""
     view = deal.view(seat)
     know = Knowledge.from_view(view)
-    weighted = weighted_worlds(view, worlds, rng)
+    weighted = weighted_worlds(view, worlds, rng, model)
     uniform = [(w, 1.0 / len(weighted)) for w, _ in weighted]
     ess = 1.0 / sum(x * x for _, x in weighted)
     floor = 1.0 / (4 * worlds)
@@ -68,7 +70,11 @@ def main() -> None:
     parser.add_argument("--players", default="heuristic", help="who plays the held-out deals")
     parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--temperature", type=float, default=DEFAULT_MODEL.temperature)
+    parser.add_argument("--noise", type=float, default=DEFAULT_MODEL.noise)
+    parser.add_argument("--slip", type=float, default=DEFAULT_MODEL.play_slip)
     args = parser.parse_args()
+    model = OpponentModel(args.temperature, args.noise, args.slip)
     rows: dict[str, list[list[float]]] = {p: [[], [], [], [], []] for p in POINTS}
     positions = dict.fromkeys(POINTS, 0)
     start = time.perf_counter()
@@ -84,14 +90,16 @@ def main() -> None:
                 seen.add(point)
                 positions[point] += 1
                 for seat in range(3):
-                    for acc, values in zip(rows[point], measure(deal, seat, args.worlds, rng), strict=True):
+                    for acc, values in zip(
+                        rows[point], measure(deal, seat, args.worlds, rng, model), strict=True
+                    ):
                         acc.extend(values)
             seat = deal.to_move
             assert seat is not None
             deal.apply(players[seat].choose(deal.view(seat)))
     print(
         f"inference accuracy: {args.deals} deals played by {args.players}, seed {args.seed}, "
-        f"{args.worlds} worlds per view, {time.perf_counter() - start:.0f} s"
+        f"{args.worlds} worlds per view, {model}, {time.perf_counter() - start:.0f} s"
     )
     header = (
         "point",

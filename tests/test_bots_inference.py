@@ -173,6 +173,48 @@ def test_r6_following_low_says_no_lower_card() -> None:
     assert log_likelihood(obs, swapped) > log_likelihood(obs, true)
 
 
+def swapped_world(world: tuple[int, int, int, int], a: str, b: str) -> tuple[int, int, int, int]:
+    """The world with cards ``a`` and ``b`` exchanged between their places."""
+    x, y = CardSet.parse(a).mask, CardSet.parse(b).mask
+    return (
+        world[0] ^ (x | y) if world[0] & (x | y) in (x, y) else world[0],
+        world[1] ^ (x | y) if world[1] & (x | y) in (x, y) else world[1],
+        world[2] ^ (x | y) if world[2] & (x | y) in (x, y) else world[2],
+        world[3] ^ (x | y) if world[3] & (x | y) in (x, y) else world[3],
+    )
+
+
+def test_r2_1_the_first_bidder_of_a_first_deal_held_the_jack_or_the_seven() -> None:
+    """J♠ is in the prikup, so seat 1 (holding 7♠) bids first in the first deal (R2.1):
+    seat 2 knows seat 1 holds 7♠ or J♠, and worlds where it holds neither are all but
+    excluded."""
+    deal = make_deal(dealer=2, hands=HANDS, prikup=PRIKUP, first_deal=True)
+    assert deal.first_bidder == 1
+    view = deal.view(2)
+    obs = observe(view)
+    true = world_with(deal, 2, {})
+    other = swapped_world(true, "7S", "AS")  # seat 0 gets 7♠, seat 1 the A♠
+    assert Knowledge.from_view(view).consistent(other)
+    assert log_likelihood(obs, true) > log_likelihood(obs, other) + 20
+    for world, weight in weighted_worlds(view, 200, random.Random(3)):
+        held = world[1] & CardSet.parse("JS 7S").mask
+        if weight > 1e-6:
+            assert held & CardSet.parse("JS").mask or (held and world[3] & CardSet.parse("JS").mask)
+
+
+def test_r3_4_after_three_passes_the_declarer_held_the_jack_or_the_seven() -> None:
+    """Three passes (not the first deal): the holder of J♠ declares, or of 7♠ when J♠ is
+    in the prikup (R3.4). Either way J♠ is among the declarer's twelve cards."""
+    deal = make_deal(dealer=2, hands=HANDS, prikup=PRIKUP)
+    act(deal, "pass; pass; pass")
+    assert deal.declarer == 1
+    view = deal.view(2)
+    true = world_with(deal, 2, {})
+    other = swapped_world(true, "JS", "AS")  # J♠ with seat 0, A♠ in the declarer's twelve
+    assert Knowledge.from_view(view).consistent(other)
+    assert log_likelihood(observe(view), true) > log_likelihood(observe(view), other) + 20
+
+
 # --- the infer player ----------------------------------------------------------------------------
 def test_infer_is_registered_with_levels() -> None:
     bot = make_player("infer:2", seed=1)

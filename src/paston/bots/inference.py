@@ -39,7 +39,7 @@ from paston.bots.heuristic import (
 )
 from paston.bots.knowledge import Knowledge, World
 from paston.bots.pimc import DEFAULT_LEVEL, PimcPlayer
-from paston.cards import SUIT_MASKS
+from paston.cards import JACK_OF_SPADES, SEVEN_OF_SPADES, SUIT_MASKS
 from paston.contracts import Contract, allowed_trumps
 from paston.solver import Solver
 from paston.views import DealView
@@ -52,8 +52,8 @@ class OpponentModel:
     that is not the seat's lowest when following or discarding has likelihood ``play_slip``
     relative to one that is."""
 
-    temperature: float = 0.6
-    noise: float = 0.1
+    temperature: float = 1.0
+    noise: float = 0.25
     play_slip: float = 0.35
 
 
@@ -94,6 +94,13 @@ class Observations:
     played_by: tuple[int, int, int]
     decisions: tuple[Decision, ...]
     clues: tuple[CardClue, ...]
+    jack_seats: tuple[int, ...] = ()
+    """Seats the rules say were dealt J♠, or 7♠ with J♠ in the prikup: the first bidder
+    of a first deal (R2.1), the declarer after three passes (R3.4)."""
+    taken: bool = False
+    """Whether the declarer has taken the prikup (its cards are then the declarer's)."""
+    declarer_extra: int = 0
+    """The declarer's discard, when the seat is the declarer and knows it."""
 
 
 def _next_bid(high: Contract | None) -> Action:
@@ -167,7 +174,46 @@ def observe(view: DealView) -> Observations:
                 if seen and s == seat:
                     later |= card.bit
         clues.append(CardClue(seat, lower, later))
-    return Observations(me, view.declarer, (played[0], played[1], played[2]), tuple(decisions), tuple(clues))
+    jack: list[int] = []
+    if view.first_deal and view.first_bidder is not None:
+        jack.append(view.first_bidder)
+    all_passed = view.declarer is not None and high is None
+    if all_passed and (view.first_deal or view.rules.all_pass_declarer == "spade-jack"):
+        assert view.declarer is not None
+        jack.append(view.declarer)
+    return Observations(
+        me,
+        view.declarer,
+        (played[0], played[1], played[2]),
+        tuple(decisions),
+        tuple(clues),
+        tuple(jack),
+        taken=view.declarer is not None,
+        declarer_extra=view.discard.mask if view.discard is not None else 0,
+    )
+
+
+JACK, SEVEN = 1 << JACK_OF_SPADES, 1 << SEVEN_OF_SPADES
+RULE_PENALTY = -30.0
+"""Log-likelihood of a world the rules exclude (R2.1, R3.4): all but impossible, yet never
+zero, so that a view no sampled world explains still has weights."""
+
+
+def _rules_allow(obs: Observations, world: World, hands: list[int]) -> bool:
+    """Whether each seat of ``obs.jack_seats`` was dealt J♠, or 7♠ with J♠ in the prikup."""
+    twelve = 0
+    if obs.taken and obs.declarer is not None:
+        twelve = hands[obs.declarer] | world[3] | obs.declarer_extra
+    for seat in obs.jack_seats:
+        if not obs.taken:
+            ok = bool(world[seat] & JACK or (world[seat] & SEVEN and world[3] & JACK))
+        elif seat == obs.declarer:
+            ok = bool(twelve & JACK)  # J♠ was in its hand or in the prikup it took
+        else:
+            ok = bool(hands[seat] & JACK or (hands[seat] & SEVEN and twelve & JACK))
+        if not ok:
+            return False
+    return True
 
 
 def _log_choice(prefs: dict[Action, float], chosen: Action, model: OpponentModel) -> float:
@@ -184,7 +230,7 @@ def log_likelihood(obs: Observations, world: World, model: OpponentModel = DEFAU
     """Log-probability (up to a constant) that the other seats acted as observed if the
     hidden cards lie as in ``world``."""
     hands = [world[s] | obs.played_by[s] for s in range(3)]
-    total = 0.0
+    total = 0.0 if _rules_allow(obs, world, hands) else RULE_PENALTY
     for d in obs.decisions:
         hand = hands[d.seat]
         if d.kind == "bid":
