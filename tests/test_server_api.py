@@ -48,6 +48,12 @@ def test_meta_lists_the_players_and_the_rule_switches_exactly(client: TestClient
                 "levels": [1, 2, 3, 4, 5],
                 "default_level": 3,
             },
+            {
+                "name": "infer",
+                "description": PLAYERS[3].description,
+                "levels": [1, 2, 3, 4, 5],
+                "default_level": 3,
+            },
         ],
         "player_choices": list(player_choices()),
         "rules": {
