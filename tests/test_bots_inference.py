@@ -17,7 +17,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from helpers import act, make_deal, play_cards
-from paston.actions import Action
 from paston.bots import make_player
 from paston.bots.inference import (
     InferenceSampler,
@@ -28,6 +27,7 @@ from paston.bots.inference import (
     weighted_worlds,
 )
 from paston.bots.knowledge import Knowledge
+from paston.bots.pimc import PimcPlayer
 from paston.bots.runner import seeded_game
 from paston.cards import JACK_OF_SPADES, SEVEN_OF_SPADES, CardSet
 from paston.deal import Deal, Phase
@@ -252,9 +252,17 @@ def test_infer_decides_from_the_view_only(phase: Phase, plays: int) -> None:
 
 
 def test_pimc_default_sampler_is_unchanged() -> None:
-    """pimc without a sampler draws the worlds it always drew (uniform, same seed)."""
+    """pimc without a sampler draws the worlds it always drew: uniform consistent worlds
+    from its own random generator, in the same order; infer draws others."""
     deal = Deal.random(random.Random(8), dealer=1)
+    act(deal, "bid spades")
     view = deal.view(deal.to_move or 0)
-    a = make_player("pimc:1", seed=4).choose(view)
-    b = make_player("pimc:1", seed=4).choose(view)
-    assert a is b and isinstance(a, Action)
+    know = Knowledge.from_view(view)
+    rng = random.Random(4)
+    expected = [know.sample(rng) for _ in range(12)]
+    pimc = make_player("pimc:1", seed=4)
+    assert isinstance(pimc, PimcPlayer)
+    assert pimc._worlds(view, 12) == expected
+    infer = make_player("infer:1", seed=4)
+    assert isinstance(infer, InferPlayer)
+    assert infer._worlds(view, 12) != expected
