@@ -7,7 +7,9 @@ opponent model: the ``heuristic`` player's preferences (:func:`bid_preferences`,
 :func:`whist_preferences`, :func:`trump_preferences`) softened by a softmax with
 ``temperature`` (in tricks) and mixed with ``noise`` of uniform choice; in card play, a
 seat that neither wins the trick nor leads is expected to play its lowest card of the
-suit it follows, or its lowest side card when it discards (else ``play_slip``).
+suit it follows, or its lowest side card when it discards (else ``play_slip``). The
+rules speak too: the first bidder of a first deal (R2.1) and the declarer after three
+passes (R3.4) were dealt J♠, or 7♠ with J♠ in the prikup.
 
 Each seat's hand at the time of each action is rebuilt from the world: its hidden cards
 plus the cards it played since. The declarer's auction hand is not knowable to the
