@@ -35,6 +35,71 @@ def contract_estimates(hand: int, extra: float) -> dict[Contract, float]:
     return out
 
 
+def best_of(preferences: dict[Action, float]) -> Action:
+    """The preferred action: the highest score, the first listed among equals."""
+    return max(preferences, key=lambda a: preferences[a])
+
+
+def bid_preferences(hand: int, bid: Action, aggression: float = 0.0) -> dict[Action, float]:
+    """The heuristic's scores for bidding ``bid`` (the next step of the ladder) or passing
+    with ``hand``: bidding scores its margin in expected tricks over what the heuristic
+    needs, passing 0; :meth:`HeuristicPlayer.choose` takes the highest (a tie bids).
+
+    >>> from paston.cards import CardSet
+    >>> bid = Action.parse("bid spades")
+    >>> prefs = bid_preferences(CardSet.parse("AH KH QH JH 9H AS KC 7D 8D 9D").mask, bid)
+    >>> round(prefs[bid], 2), prefs[PASS]
+    (1.3, 0.0)
+    """
+    assert bid.contract is not None
+    estimates = contract_estimates(hand, PRIKUP_VALUE)
+    if bid.contract is Contract.BEST_SPADES:
+        margin = estimates[Contract.SPADES] - (8.0 - aggression)
+    else:
+        # we may later name the bid suit or any higher ordinary suit
+        best = max(estimates[c] for c in Contract if bid.contract <= c < Contract.BEST_SPADES)
+        margin = best - (6.2 - aggression)
+    return {bid: margin, PASS: 0.0}
+
+
+def whist_preferences(
+    hand: int, contract: Contract, alone: bool, aggression: float = 0.0
+) -> dict[Action, float]:
+    """The heuristic's scores for whist (its expected defensive tricks over its quota:
+    3.6 when the partner passed and it would defend ``alone``, R5.2, else 1.7) and pass (0)."""
+    est = defence_tricks(hand, contract.trump_suit)
+    need = (3.6 if alone else 1.7) - aggression
+    return {WHIST: est - need, PASS: 0.0}
+
+
+def trump_preferences(
+    hand: int, allowed: list[Contract], surrender: bool, aggression: float = 0.0
+) -> dict[Action, float]:
+    """The heuristic's scores for naming each allowed contract (expected tricks, nudged
+    towards the dearer multiplier when safe and the cheaper when marginal) and, when
+    legal, for surrendering. With a hopeless hand (under 4.6 tricks) it names spades if
+    allowed (failing costs no more than surrendering), else surrenders a dear contract:
+    that action is put above the others by how hopeless the hand is."""
+
+    def key(c: Contract) -> float:
+        est = declarer_tricks(hand, c.trump_suit)
+        return est + (0.15 * c.multiplier if est >= 7.5 else -0.05 * c.multiplier)
+
+    # the cheaper contract first: ``best_of`` takes the first among equal scores
+    prefs: dict[Action, float] = {Action.trump(c): key(c) for c in sorted(allowed)}
+    contract = max(sorted(allowed), key=key)
+    top = prefs[Action.trump(contract)]
+    short = 4.6 - aggression - declarer_tricks(hand, contract.trump_suit)
+    if surrender:
+        prefs[SURRENDER] = top - max(-short, 0.0) - 1.0
+    if short > 0:
+        if Contract.SPADES in allowed:
+            prefs[Action.trump(Contract.SPADES)] = top + short
+        elif contract.multiplier >= 2 and surrender:
+            prefs[SURRENDER] = top + short
+    return prefs
+
+
 class HeuristicPlayer:
     """Rule-based play; about a millisecond a decision. Deterministic given a seed."""
 
@@ -64,32 +129,14 @@ class HeuristicPlayer:
 
     # --- bidding -----------------------------------------------------------------------
     def _bid(self, view: DealView) -> Action:
-        legal = view.legal_actions
-        bids = [a for a in legal if a.kind is Kind.BID]
+        bids = [a for a in view.legal_actions if a.kind is Kind.BID]
         if not bids:
             return PASS
-        bid = bids[0]
-        assert bid.contract is not None
-        estimates = contract_estimates(view.hand.mask, PRIKUP_VALUE)
-        need = 6.2 - self.aggression
-        if bid.contract is Contract.BEST_SPADES:
-            return bid if estimates[Contract.SPADES] >= 8.0 - self.aggression else PASS
-        # we may later name the bid suit or any higher ordinary suit
-        best = max(estimates[c] for c in Contract if bid.contract <= c < Contract.BEST_SPADES)
-        return bid if best >= need else PASS
+        return best_of(bid_preferences(view.hand.mask, bids[0], self.aggression))
 
     # --- discard and trump -----------------------------------------------------------------
     def _allowed_trumps(self, view: DealView) -> list[Contract]:
         return [a.contract for a in view.legal_actions if a.kind is Kind.TRUMP and a.contract is not None]
-
-    def _best_contract(self, view: DealView, hand: int, allowed: list[Contract]) -> Contract:
-        def key(c: Contract) -> tuple[float, int]:
-            est = declarer_tricks(hand, c.trump_suit)
-            # prefer the cheaper multiplier when the estimate is marginal, the dearer when safe
-            bonus = 0.15 * c.multiplier if est >= 7.5 else -0.05 * c.multiplier
-            return est + bonus, -int(c)
-
-        return max(allowed, key=key)
 
     def _discard(self, view: DealView) -> Action:
         hand = view.hand.mask
@@ -101,27 +148,14 @@ class HeuristicPlayer:
 
     def _trump(self, view: DealView) -> Action:
         allowed = self._allowed_trumps(view)
-        hand = view.hand.mask
-        contract = self._best_contract(view, hand, allowed)
-        est = declarer_tricks(hand, contract.trump_suit)
-        if est < 4.6 - self.aggression:
-            # failing costs -10·m, surrendering -10 (and gives each opponent the bonus):
-            # name spades if allowed (failing it costs no more), else surrender a dear contract
-            if Contract.SPADES in allowed:
-                return Action.trump(Contract.SPADES)
-            if contract.multiplier >= 2:
-                return SURRENDER
-        return Action.trump(contract)
+        surrender = SURRENDER in view.legal_actions
+        return best_of(trump_preferences(view.hand.mask, allowed, surrender, self.aggression))
 
     # --- whist or pass ---------------------------------------------------------------------
     def _defence(self, view: DealView) -> Action:
         assert view.contract is not None
-        est = defence_tricks(view.hand.mask, view.contract.trump_suit)
-        partner_answered = len(view.whist_answers) == 1
-        if partner_answered and not view.whist_answers[0]:
-            # alone against the declarer: quota 4 (R5.2)
-            return WHIST if est >= 3.6 - self.aggression else PASS
-        return WHIST if est >= 1.7 - self.aggression else PASS
+        alone = len(view.whist_answers) == 1 and not view.whist_answers[0]
+        return best_of(whist_preferences(view.hand.mask, view.contract, alone, self.aggression))
 
     # --- card play -----------------------------------------------------------------------------
     def _play(self, view: DealView) -> Action:

@@ -15,12 +15,17 @@ and random worlds (deals of the hidden cards) consistent with all of it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from paston.cards import FULL_DECK_MASK, SUIT_MASKS
 from paston.views import DealView
 
 PRIKUP_SLOT = 3  # index in a world: hands of seats 0, 1, 2, then the hidden talon cards
+World = tuple[int, int, int, int]
+"""A world: the hands of seats 0, 1, 2 and the hidden talon cards, as card masks."""
+WorldSampler = Callable[[DealView, int, random.Random], list[World]]
+"""Draws ``n`` worlds for a seat's view with a random generator (pimc's pluggable sampler)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,3 +168,10 @@ class Knowledge:
                 return False
             placed |= m
         return placed & ~self.hand == self.unknown
+
+
+def uniform_worlds(view: DealView, n: int, rng: random.Random) -> list[World]:
+    """``n`` worlds drawn uniformly among those consistent with the view (pimc's default
+    :data:`WorldSampler`; :mod:`paston.bots.inference` weights them by the actions seen)."""
+    know = Knowledge.from_view(view)
+    return [know.sample(rng) for _ in range(n)]

@@ -25,7 +25,7 @@ from typing import TypeVar
 
 from paston.actions import PASS, SURRENDER, WHIST, Action, Kind
 from paston.bots.evaluation import best_discard, discard_candidates
-from paston.bots.knowledge import Knowledge
+from paston.bots.knowledge import World, WorldSampler, uniform_worlds
 from paston.bots.registry import PLAYERS_BY_NAME
 from paston.cards import Card
 from paston.contracts import Contract, allowed_trumps
@@ -104,6 +104,7 @@ class PimcPlayer:
         level: int = DEFAULT_LEVEL,
         solver: Solver | None = None,
         time_budget: float | None = None,
+        sampler: WorldSampler | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"pimc level must be 1 to 5, not {level!r}")
@@ -115,6 +116,9 @@ class PimcPlayer:
         self.settings = LEVELS[level]
         self._rng = random.Random(seed)
         self.solver = solver if solver is not None else default_solver()
+        self.sampler: WorldSampler = sampler if sampler is not None else uniform_worlds
+        """Draws the worlds every decision values: uniform among those consistent with the
+        view by default; :mod:`paston.bots.inference` weights them by the actions seen."""
 
     def choose(self, view: DealView) -> Action:
         """Pick a legal action from the seat's view: the first of :meth:`options`."""
@@ -154,9 +158,8 @@ class PimcPlayer:
                 return
             yield item
 
-    def _worlds(self, view: DealView, n: int) -> list[tuple[int, int, int, int]]:
-        know = Knowledge.from_view(view)
-        return [know.sample(self._rng) for _ in range(n)]
+    def _worlds(self, view: DealView, n: int) -> list[World]:
+        return self.sampler(view, n, self._rng)
 
     def _full_deal_score(
         self, hands: tuple[int, int, int], declarer: int, contract: Contract, rules: Rules

@@ -4,9 +4,9 @@ The one list of computer players; the command line, the server's schema and the 
 all read it.
 
 >>> [p.name for p in PLAYERS], PLAYERS_BY_NAME["pimc"].levels
-(['random', 'heuristic', 'pimc'], (1, 2, 3, 4, 5))
->>> player_choices()[:4]
-('random', 'heuristic', 'pimc', 'pimc:1')
+(['random', 'heuristic', 'pimc', 'infer'], (1, 2, 3, 4, 5))
+>>> player_choices()[:5]
+('random', 'heuristic', 'pimc', 'infer', 'pimc:1')
 """
 
 from __future__ import annotations
@@ -43,6 +43,12 @@ PLAYERS: tuple[PlayerInfo, ...] = (
     PlayerInfo(
         "pimc",
         "perfect-information Monte Carlo with the double-dummy solver; levels 1 (fast) to 5 (strongest)",
+        levels=(1, 2, 3, 4, 5),
+        default_level=3,
+    ),
+    PlayerInfo(
+        "infer",
+        "pimc whose sampled deals follow what the others' bids, whists and cards suggest; levels 1 to 5",
         levels=(1, 2, 3, 4, 5),
         default_level=3,
     ),

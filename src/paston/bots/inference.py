@@ -1,0 +1,335 @@
+"""Where the hidden cards are, given everything a seat has seen: the other seats' bids
+and passes, whist or pass, the declarer's trump or surrender, and the cards played.
+
+Worlds consistent with the view (:mod:`paston.bots.knowledge`) are weighted by the
+probability that the other seats would have acted as they did in that world, under an
+opponent model: the ``heuristic`` player's preferences (:func:`bid_preferences`,
+:func:`whist_preferences`, :func:`trump_preferences`) softened by a softmax with
+``temperature`` (in tricks) and mixed with ``noise`` of uniform choice; in card play, a
+seat that neither wins the trick nor leads is expected to play its lowest card of the
+suit it follows, or its lowest side card when it discards (else ``play_slip``). The
+rules speak too: the first bidder of a first deal (R2.1) and the declarer after three
+passes (R3.4) were dealt J♠, or 7♠ with J♠ in the prikup.
+
+Each seat's hand at the time of each action is rebuilt from the world: its hidden cards
+plus the cards it played since. The declarer's auction hand is not knowable to the
+others (the prikup and the discard are hidden, R4.1): its final ten cards stand for it,
+less the prikup's expected gain. Only the seat's view is read.
+
+>>> import random
+>>> from paston.deal import Deal
+>>> deal = Deal.random(random.Random(3), dealer=0)
+>>> _ = deal.apply(deal.legal_actions()[0])  # seat 1 bids spades
+>>> sampler = InferenceSampler()
+>>> worlds = sampler(deal.view(2), 4, random.Random(1))
+>>> len(worlds), all(w[2] == deal.hand_mask(2) for w in worlds)
+(4, True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from paston.actions import Action, Kind
+from paston.bots.heuristic import (
+    PRIKUP_VALUE,
+    bid_preferences,
+    trump_preferences,
+    whist_preferences,
+)
+from paston.bots.knowledge import Knowledge, World
+from paston.bots.pimc import DEFAULT_LEVEL, PimcPlayer
+from paston.cards import JACK_OF_SPADES, SEVEN_OF_SPADES, SUIT_MASKS
+from paston.contracts import Contract, allowed_trumps
+from paston.solver import Solver
+from paston.views import DealView
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentModel:
+    """How the other seats are expected to act: the heuristic's preferences through a
+    softmax of ``temperature`` (tricks), mixed with ``noise`` of uniform choice; a card
+    that is not the seat's lowest when following or discarding has likelihood ``play_slip``
+    relative to one that is."""
+
+    temperature: float = 1.0
+    noise: float = 0.25
+    play_slip: float = 0.35
+
+
+DEFAULT_MODEL = OpponentModel()
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A choice another seat made before the cards were played: the preferences it had
+    (by kind) and what it chose. ``bid`` is the step offered in the auction."""
+
+    seat: int
+    kind: str  # "bid", "whist", "trump"
+    chosen: Action
+    bid: Action | None = None
+    alone: bool = False
+    contract: Contract | None = None
+    allowed: tuple[Contract, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CardClue:
+    """A card played by another seat that neither led nor took the lead: the seat held
+    no card of ``lower`` (its cheaper choices) then, unless it slipped. ``later`` are the
+    cards the seat played from this one on (its hand then: its hidden cards plus these)."""
+
+    seat: int
+    lower: int
+    later: int
+
+
+@dataclass(frozen=True, slots=True)
+class Observations:
+    """What the view shows of the other seats' choices, ready to score worlds."""
+
+    seat: int
+    declarer: int | None
+    played_by: tuple[int, int, int]
+    decisions: tuple[Decision, ...]
+    clues: tuple[CardClue, ...]
+    jack_seats: tuple[int, ...] = ()
+    """Seats the rules say were dealt J♠, or 7♠ with J♠ in the prikup: the first bidder
+    of a first deal (R2.1), the declarer after three passes (R3.4)."""
+    taken: bool = False
+    """Whether the declarer has taken the prikup (its cards are then the declarer's)."""
+    declarer_extra: int = 0
+    """The declarer's discard, when the seat is the declarer and knows it."""
+
+
+def _next_bid(high: Contract | None) -> Action:
+    return Action.bid(Contract.SPADES if high is None else Contract(int(high) + 1))
+
+
+def observe(view: DealView) -> Observations:
+    """Read the other seats' decisions and card-play clues from a seat's view."""
+    if view.seat is None:
+        raise ValueError("inference needs a seat's view, not the public view")
+    me = view.seat
+    decisions: list[Decision] = []
+    high: Contract | None = None
+    auction = True
+    answers: list[bool] = []
+    for event in view.history:
+        kind, seat, action = event.kind, event.seat, event.action
+        if kind is Kind.PLAY:
+            break
+        if kind is Kind.DISCARD:
+            auction = False
+            continue
+        if action is None:
+            continue
+        if auction and kind in (Kind.BID, Kind.PASS):
+            offered = _next_bid(high)
+            if kind is Kind.BID:
+                high = action.contract
+            if seat != me:
+                decisions.append(Decision(seat, "bid", action, bid=offered))
+        elif kind in (Kind.TRUMP, Kind.SURRENDER):
+            if seat != me:
+                decisions.append(Decision(seat, "trump", action, allowed=allowed_trumps(high)))
+        elif kind in (Kind.WHIST, Kind.PASS) and view.contract is not None:
+            alone = len(answers) == 1 and not answers[0]
+            answers.append(kind is Kind.WHIST)
+            if seat != me:
+                decisions.append(Decision(seat, "whist", action, alone=alone, contract=view.contract))
+    played = [0, 0, 0]
+    clues: list[CardClue] = []
+    trump = view.contract.trump_suit if view.contract is not None else None
+    tricks = [t.plays for t in view.completed_tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    pending: list[tuple[int, int, int]] = []  # (seat, card, lower) in order of play
+    for plays in tricks:
+        lead = plays[0][1].suit
+        win = plays[0][1].index
+        for seat, card in plays[1:]:
+            c = card.index
+            beats = (c >> 3 == win >> 3 and c > win) or (trump is not None and c >> 3 == trump != win >> 3)
+            if not beats and seat != me:
+                if c >> 3 == lead:  # followed without taking the lead: lower cards of the suit
+                    pending.append((seat, c, SUIT_MASKS[lead] & ((1 << c) - 1)))
+                elif c >> 3 != trump:  # discarded: lower side cards
+                    rank = c & 7
+                    lower = sum(((1 << rank) - 1) << (8 * s) for s in range(4) if s != trump)
+                    pending.append((seat, c, lower))
+            if beats:
+                win = c
+        for seat, card in plays:
+            played[seat] |= card.bit
+    # the cards each seat played from each clue on (its hand at that moment, less hidden cards)
+    for seat, c, lower in pending:
+        later = 0
+        seen = False
+        for plays in tricks:
+            for s, card in plays:
+                if card.index == c:
+                    seen = True
+                if seen and s == seat:
+                    later |= card.bit
+        clues.append(CardClue(seat, lower, later))
+    jack: list[int] = []
+    if view.first_deal and view.first_bidder is not None:
+        jack.append(view.first_bidder)
+    all_passed = view.declarer is not None and high is None
+    if all_passed and (view.first_deal or view.rules.all_pass_declarer == "spade-jack"):
+        assert view.declarer is not None
+        jack.append(view.declarer)
+    return Observations(
+        me,
+        view.declarer,
+        (played[0], played[1], played[2]),
+        tuple(decisions),
+        tuple(clues),
+        tuple(jack),
+        taken=view.declarer is not None,
+        declarer_extra=view.discard.mask if view.discard is not None else 0,
+    )
+
+
+JACK, SEVEN = 1 << JACK_OF_SPADES, 1 << SEVEN_OF_SPADES
+RULE_PENALTY = -30.0
+"""Log-likelihood of a world the rules exclude (R2.1, R3.4): all but impossible, yet never
+zero, so that a view no sampled world explains still has weights."""
+
+
+def _rules_allow(obs: Observations, world: World, hands: list[int]) -> bool:
+    """Whether each seat of ``obs.jack_seats`` was dealt J♠, or 7♠ with J♠ in the prikup."""
+    twelve = 0
+    if obs.taken and obs.declarer is not None:
+        twelve = hands[obs.declarer] | world[3] | obs.declarer_extra
+    for seat in obs.jack_seats:
+        if not obs.taken:
+            ok = bool(world[seat] & JACK or (world[seat] & SEVEN and world[3] & JACK))
+        elif seat == obs.declarer:
+            ok = bool(twelve & JACK)  # J♠ was in its hand or in the prikup it took
+        else:
+            ok = bool(hands[seat] & JACK or (hands[seat] & SEVEN and twelve & JACK))
+        if not ok:
+            return False
+    return True
+
+
+def _log_choice(prefs: dict[Action, float], chosen: Action, model: OpponentModel) -> float:
+    """Log-probability of ``chosen`` under the softened preferences."""
+    if chosen not in prefs:
+        return math.log(model.noise / (len(prefs) + 1))
+    top = max(prefs.values())
+    exps = {a: math.exp((v - top) / model.temperature) for a, v in prefs.items()}
+    p = exps[chosen] / sum(exps.values())
+    return math.log((1 - model.noise) * p + model.noise / len(prefs))
+
+
+def log_likelihood(obs: Observations, world: World, model: OpponentModel = DEFAULT_MODEL) -> float:
+    """Log-probability (up to a constant) that the other seats acted as observed if the
+    hidden cards lie as in ``world``."""
+    hands = [world[s] | obs.played_by[s] for s in range(3)]
+    total = 0.0 if _rules_allow(obs, world, hands) else RULE_PENALTY
+    for d in obs.decisions:
+        hand = hands[d.seat]
+        if d.kind == "bid":
+            assert d.bid is not None
+            prefs = bid_preferences(hand, d.bid)
+            if d.seat == obs.declarer:
+                # its final ten cards already hold the prikup's gain
+                prefs[d.bid] -= PRIKUP_VALUE
+            total += _log_choice(prefs, d.chosen, model)
+        elif d.kind == "whist":
+            assert d.contract is not None
+            total += _log_choice(whist_preferences(hand, d.contract, d.alone), d.chosen, model)
+        else:
+            total += _log_choice(trump_preferences(hand, list(d.allowed), True), d.chosen, model)
+    slip = math.log(model.play_slip)
+    for clue in obs.clues:
+        if (world[clue.seat] | clue.later) & clue.lower:
+            total += slip
+    return total
+
+
+def weighted_worlds(
+    view: DealView, n: int, rng: random.Random, model: OpponentModel = DEFAULT_MODEL
+) -> list[tuple[World, float]]:
+    """``n`` worlds consistent with the view, drawn as pimc draws them, each with its
+    normalised importance weight (the likelihood of what the other seats did)."""
+    know = Knowledge.from_view(view)
+    obs = observe(view)
+    worlds = [know.sample(rng) for _ in range(n)]
+    logs = [log_likelihood(obs, w, model) for w in worlds]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = sum(weights)
+    return [(w, x / total) for w, x in zip(worlds, weights, strict=True)]
+
+
+def marginals(weighted: list[tuple[World, float]]) -> list[list[float]]:
+    """Per card (0–31), the probability of each place (seats 0–2, talon) under the
+    weighted worlds."""
+    out = [[0.0, 0.0, 0.0, 0.0] for _ in range(32)]
+    for world, weight in weighted:
+        for place in range(4):
+            m = world[place]
+            while m:
+                low = m & -m
+                out[low.bit_length() - 1][place] += weight
+                m ^= low
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class InferenceSampler:
+    """A pimc world sampler: draws ``oversample`` times as many consistent worlds as asked
+    (at least ``minimum``), weights them by :func:`log_likelihood`, and returns ``n`` by
+    systematic resampling (equal weights, so pimc's averages need no change)."""
+
+    model: OpponentModel = DEFAULT_MODEL
+    oversample: int = 8
+    minimum: int = 64
+
+    def __call__(self, view: DealView, n: int, rng: random.Random) -> list[World]:
+        pool = weighted_worlds(view, max(n * self.oversample, self.minimum), rng, self.model)
+        step = 1.0 / n
+        u = rng.random() * step
+        out: list[World] = []
+        acc = 0.0
+        i = -1
+        for k in range(n):
+            target = u + k * step
+            while acc <= target and i + 1 < len(pool):
+                i += 1
+                acc += pool[i][1]
+            out.append(pool[i][0])
+        return out
+
+
+class InferPlayer(PimcPlayer):
+    """``pimc`` valuing worlds drawn by :class:`InferenceSampler` (registered as ``infer``).
+
+    >>> import random
+    >>> from paston.deal import Deal
+    >>> deal = Deal.random(random.Random(3), dealer=0)
+    >>> InferPlayer(seed=1, level=1).choose(deal.view(deal.to_move)) in deal.legal_actions()
+    True
+    """
+
+    name = "infer"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        level: int = DEFAULT_LEVEL,
+        solver: Solver | None = None,
+        time_budget: float | None = None,
+        model: OpponentModel = DEFAULT_MODEL,
+    ) -> None:
+        super().__init__(
+            seed, level=level, solver=solver, time_budget=time_budget, sampler=InferenceSampler(model)
+        )
