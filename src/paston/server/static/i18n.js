@@ -3,6 +3,7 @@ import * as end from "./i18n-end.js";
 import * as replay from "./i18n-replay.js";
 import * as learn from "./i18n-learn.js";
 import * as access from "./i18n-access.js";
+import * as infer from "./i18n-infer.js";
 import * as analysis from "./i18n-analysis.js";
 
 // Every string the Paston client shows, per language. The game's own words (GAME) are
@@ -962,7 +963,7 @@ const ja = {
 };
 
 /** The strings of the features that keep their own files (i18n-*.js). */
-const FEATURES = [hint, end, replay, learn, access, analysis];
+const FEATURES = [hint, end, replay, learn, access, analysis, infer];
 
 /** One language's strings: the common ones, then each feature's. */
 function merged(lang, common) {
