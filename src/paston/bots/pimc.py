@@ -74,10 +74,12 @@ LEVELS: dict[int, Level] = {
     2: Level(play=10, bid=8, discard=6, discards_tried=6, whist=6),
     3: Level(play=16, bid=12, discard=8, discards_tried=8, whist=8),
     4: Level(play=24, bid=16, discard=10, discards_tried=10, whist=10),
-    5: Level(play=40, bid=24, discard=12, discards_tried=12, whist=12, timed=True),
+    # at least level 3's worlds (so a slow or busy machine stays within the targets),
+    # then as many more as the time budget allows
+    5: Level(play=16, bid=12, discard=8, discards_tried=12, whist=8, timed=True),
 }
-TIME_BUDGETS = TimeBudgets(play=0.15, bid=0.4, discard=1.2, trump=0.6, whist=0.4)
-MAX_WORLDS_FACTOR = 25
+TIME_BUDGETS = TimeBudgets(play=0.15, bid=0.3, discard=1.2, trump=0.5, whist=0.3)
+MAX_WORLDS_FACTOR = 60
 """A timed level samples at most this many times its fixed counts (an easy decision
 needs no thousands of worlds)."""
 DEFAULT_LEVEL: int = PLAYERS_BY_NAME["pimc"].default_level or 3
@@ -192,7 +194,7 @@ class PimcPlayer:
         if deadline == float("inf"):  # every world at once: the result depends only on the seed
             worlds = [know.sample(self._rng) for _ in range(n)]
             return self._pool.map(job, worlds, self.solver)
-        batch = max(2, self.threads * (4 if timed else 1))
+        batch = max(2, self.threads * (2 if timed else 1))
         slowest = 0.0
         while len(results) < limit:
             now = time.perf_counter()
