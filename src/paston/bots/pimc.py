@@ -194,17 +194,17 @@ class PimcPlayer:
         if deadline == float("inf"):  # every world at once: the result depends only on the seed
             worlds = [know.sample(self._rng) for _ in range(n)]
             return self._pool.map(job, worlds, self.solver)
+        floor = n if timed else 2
         batch = max(2, self.threads * (2 if timed else 1))
-        slowest = 0.0
+        per_world = 0.0  # the slowest batch's seconds per world: the next batch's forecast
         while len(results) < limit:
             now = time.perf_counter()
-            floor = n if timed else 2
-            if len(results) >= floor and (now > deadline or (timed and now + slowest > deadline)):
+            size = min(max(batch, floor - len(results)), limit - len(results))
+            if len(results) >= floor and (now > deadline or (timed and now + per_world * size > deadline)):
                 break
-            size = min(batch, limit - len(results))
             worlds = [know.sample(self._rng) for _ in range(size)]
             results.extend(self._pool.map(job, worlds, self.solver))
-            slowest = max(slowest, time.perf_counter() - now)
+            per_world = max(per_world, (time.perf_counter() - now) / size)
         return results
 
     @staticmethod
