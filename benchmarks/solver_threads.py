@@ -5,9 +5,10 @@
 Solves the same ``--worlds`` random full deals (three-hand trick count, and max^n with the
 scores of R7) with a pool of 1, 2, … threads, each thread with its own solver on a fresh
 table (the tables are fresh on every repeat, so each repeat does the same work). Prints
-the median wall time over ``--repeats`` and the speed-up against one thread, with the
-machine's load average before and after: on a shared machine the load caps the
-speed-up (with two cores, at most 2x).
+the median wall time over ``--repeats`` (the thread counts alternate within each
+repeat, so a change of load falls on all alike) and the speed-up against one thread,
+with the machine's load average before and after: on a shared machine the load caps
+the speed-up (with two cores, at most 2x).
 """
 
 from __future__ import annotations
@@ -77,9 +78,15 @@ def main() -> None:
     print(f"{args.worlds} random full deals, {args.repeats} repeats, {os.cpu_count()} cores")
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     for name, work in modes.items():
+        # the thread counts alternate within each repeat, so that a change in the
+        # machine's load falls on all of them alike
+        runs: dict[int, list[float]] = {t: [] for t in counts}
+        for _ in range(args.repeats):
+            for threads in counts:
+                runs[threads].append(solve_all(positions, threads, work))
         base = None
         for threads in counts:
-            times = [solve_all(positions, threads, work) for _ in range(args.repeats)]
+            times = runs[threads]
             median = statistics.median(times)
             base = base or median
             print(
