@@ -20,7 +20,7 @@ seed always give the same analysis, wherever it is computed.
 ...     _ = deal.apply(deal.legal_actions()[0])
 >>> a = analyze_deal(deal, 0, level=1, solver=Solver(memory_mb=4))
 >>> sorted(a), len(a["cards"]), a["cards"][0]["card"]
-(['cards', 'decisions', 'deal', 'level', 'mistakes', 'totals'], 30, '9C')
+(['cards', 'deal', 'decisions', 'level', 'mistakes', 'totals'], 30, '9C')
 """
 
 from __future__ import annotations
