@@ -251,7 +251,7 @@ def test_pimc_values_a_defenders_cards_by_maxn_from_the_first_trick() -> None:
     deal = follow_deal()
     play_cards(deal, "AD")  # the declarer leads; seat 1, a defender with 10 cards, follows
     assert deal.to_move == 1 and len(deal.defenders) == 2
-    bot = PimcPlayer(seed=1, level=1)
+    bot = PimcPlayer(seed=1, level=1, threads=1)  # one thread: every world on bot.solver
     with (
         mock.patch.object(bot.solver, "maxn", wraps=bot.solver.maxn) as maxn,
         mock.patch.object(bot.solver, "solve", wraps=bot.solver.solve) as solve,

@@ -5,7 +5,12 @@ expected score under R7.
 Every decision uses the same sampled evaluation, pruned to plausible candidates:
 card play (each legal card), bidding (the next step or pass), discard and trump
 (the most plausible discards times the allowed contracts, or surrender), and
-whist or pass. ``level`` (1–5) sets how many worlds are sampled.
+whist or pass. ``level`` (1–5) sets how many worlds are sampled: levels 1 to 4 a
+fixed number (reproducible from the seed), level 5 as many as fit in a time budget per
+kind of decision (``TIME_BUDGETS``; at least its fixed counts). The worlds of one
+decision are solved on ``threads`` threads (default: the cores, see
+:mod:`paston.bots.worlds`), each with its own solver; the results are added up in the
+order the worlds were sampled, so a seeded decision does not depend on the thread count.
 
 >>> import random
 >>> from paston.deal import Deal
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -27,6 +32,7 @@ from paston.actions import PASS, SURRENDER, WHIST, Action, Kind
 from paston.bots.evaluation import best_discard, discard_candidates
 from paston.bots.knowledge import World, WorldSampler, uniform_worlds
 from paston.bots.registry import PLAYERS_BY_NAME
+from paston.bots.worlds import default_threads, world_pool
 from paston.cards import Card
 from paston.contracts import Contract, allowed_trumps
 from paston.deal import Phase
@@ -39,13 +45,28 @@ from paston.views import DealView
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """Worlds sampled per decision kind, and discards tried."""
+    """Worlds sampled per decision kind, and discards tried. A ``timed`` level samples
+    at least these many worlds, then more while its time budget (``TIME_BUDGETS``) lasts,
+    up to ``MAX_WORLDS_FACTOR`` times as many."""
 
     play: int
     bid: int
     discard: int
     discards_tried: int
     whist: int
+    timed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TimeBudgets:
+    """Seconds a timed level spends sampling, per kind of decision (below the targets:
+    card play 300 ms median and 1 s worst, bidding and whist 1 s, discard plus trump 3 s)."""
+
+    play: float
+    bid: float
+    discard: float
+    trump: float
+    whist: float
 
 
 LEVELS: dict[int, Level] = {
@@ -53,8 +74,14 @@ LEVELS: dict[int, Level] = {
     2: Level(play=10, bid=8, discard=6, discards_tried=6, whist=6),
     3: Level(play=16, bid=12, discard=8, discards_tried=8, whist=8),
     4: Level(play=24, bid=16, discard=10, discards_tried=10, whist=10),
-    5: Level(play=40, bid=24, discard=12, discards_tried=12, whist=12),
+    # at least level 3's worlds (so a slow or busy machine stays within the targets),
+    # then as many more as the time budget allows
+    5: Level(play=16, bid=12, discard=8, discards_tried=12, whist=8, timed=True),
 }
+TIME_BUDGETS = TimeBudgets(play=0.15, bid=0.3, discard=1.2, trump=0.5, whist=0.3)
+MAX_WORLDS_FACTOR = 60
+"""A timed level samples at most this many times its fixed counts (an easy decision
+needs no thousands of worlds)."""
 DEFAULT_LEVEL: int = PLAYERS_BY_NAME["pimc"].default_level or 3
 BID_MARGIN = 1.0
 """A bid must be expected to beat passing (about 0) by more than this many points."""
@@ -105,6 +132,7 @@ class PimcPlayer:
         solver: Solver | None = None,
         time_budget: float | None = None,
         sampler: WorldSampler | None = None,
+        threads: int | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"pimc level must be 1 to 5, not {level!r}")
@@ -119,6 +147,8 @@ class PimcPlayer:
         self.sampler: WorldSampler = sampler if sampler is not None else uniform_worlds
         """Draws the worlds every decision values: uniform among those consistent with the
         view by default; :mod:`paston.bots.inference` weights them by the actions seen."""
+        self.threads = default_threads() if threads is None else threads
+        self._pool = world_pool(self.threads)  # checks the thread count
 
     def choose(self, view: DealView) -> Action:
         """Pick a legal action from the seat's view: the first of :meth:`options`."""
@@ -150,19 +180,41 @@ class PimcPlayer:
         return self._whist(view)
 
     # --- helpers -------------------------------------------------------------------------
-    def _timed(self, items: Sequence[T]) -> Iterator[T]:
-        """The items, stopping early (after at least two) once the time budget is spent.
-        Without a budget every item is used, so decisions depend only on the seed."""
-        for i, item in enumerate(items):
-            if i >= 2 and time.perf_counter() > self._deadline:
-                return
-            yield item
-
     def _worlds(self, view: DealView, n: int) -> list[World]:
+        """``n`` worlds drawn by the player's sampler (what :meth:`_sampled` solves)."""
         return self.sampler(view, n, self._rng)
 
+    def _sampled(self, view: DealView, n: int, seconds: float, job: Callable[[Solver, World], T]) -> list[T]:
+        """``job`` of each sampled world, in the order the worlds were sampled.
+
+        A fixed level samples ``n`` worlds; with a ``time_budget`` it stops early (after
+        at least two) once that is spent. A timed level samples at least ``n``, then
+        more while the next batch is expected to end within ``seconds``. Worlds are
+        sampled on this thread from the seeded generator, in batches solved by the pool."""
+        start = time.perf_counter()
+        timed = self.settings.timed
+        deadline = min(self._deadline, start + seconds) if timed else self._deadline
+        limit = n * MAX_WORLDS_FACTOR if timed else n
+        results: list[T] = []
+        if deadline == float("inf"):  # every world at once: the result depends only on the seed
+            worlds = self._worlds(view, n)
+            return self._pool.map(job, worlds, self.solver)
+        floor = n if timed else 2
+        batch = max(2, self.threads * (2 if timed else 1))
+        per_world = 0.0  # the slowest batch's seconds per world: the next batch's forecast
+        while len(results) < limit:
+            now = time.perf_counter()
+            size = min(max(batch, floor - len(results)), limit - len(results))
+            if len(results) >= floor and (now > deadline or (timed and now + per_world * size > deadline)):
+                break
+            worlds = self._worlds(view, size)
+            results.extend(self._pool.map(job, worlds, self.solver))
+            per_world = max(per_world, (time.perf_counter() - now) / size)
+        return results
+
+    @staticmethod
     def _full_deal_score(
-        self, hands: tuple[int, int, int], declarer: int, contract: Contract, rules: Rules
+        solver: Solver, hands: tuple[int, int, int], declarer: int, contract: Contract, rules: Rules
     ) -> float:
         """The declarer's expected score when playing ``contract`` from the start with both
         opponents defending (double-dummy)."""
@@ -170,7 +222,7 @@ class PimcPlayer:
         pos = Position(
             hands=hands, contract=contract, declarer=declarer, defenders=defenders, leader=declarer
         )
-        tricks = self.solver.tricks(pos)
+        tricks = solver.tricks(pos)
         return declarer_score(contract, tricks >= 6) + 0.01 * tricks
 
     # --- card play -------------------------------------------------------------------------
@@ -185,12 +237,9 @@ class PimcPlayer:
         # one of two defenders: each card is valued by max^n with the exact scores of R7
         # (the defenders are paid on their own tricks, so they are not true partners)
         exact = not lone and me != declarer
-        value = {c: 0.0 for c in legal}
-        tie = {c: 0.0 for c in legal}
-        mine = {c: 0.0 for c in legal}  # the seat's own tricks, for the hint
-        used = 0
-        for world in self._timed(self._worlds(view, self.settings.play)):
-            used += 1
+
+        def job(solver: Solver, world: World) -> list[tuple[float, float, float]]:
+            """(value, tie-break, own tricks) of each legal card in one world."""
             hands = tuple(world[s] if s in active else 0 for s in range(3))
             pos = Position(
                 hands=(hands[0], hands[1], hands[2]),
@@ -202,23 +251,31 @@ class PimcPlayer:
                 tricks=view.tricks,
             )
             if exact:
-                maxn = self.solver.maxn(pos, rules)
-                for c in legal:
-                    value[c] += maxn.card_scores[c][me]
-                    tie[c] -= maxn.card_scores[c][declarer]
-                    mine[c] += maxn.card_tricks[c][me]
-                continue
-            solution = self.solver.solve(pos)
+                maxn = solver.maxn(pos, rules)
+                return [
+                    (maxn.card_scores[c][me], -maxn.card_scores[c][declarer], maxn.card_tricks[c][me])
+                    for c in legal
+                ]
+            solution = solver.solve(pos)
+            out: list[tuple[float, float, float]] = []
             for c in legal:
-                d_tricks = solution.card_values[c]
+                d = solution.card_values[c]
                 if me == declarer:
-                    value[c] += declarer_score(contract, d_tricks >= 6)
-                    tie[c] += d_tricks
-                    mine[c] += d_tricks
+                    out.append((declarer_score(contract, d >= 6), d, d))
                 else:  # the lone defender
-                    value[c] += defender_score(contract, 10 - d_tricks, lone=True, rules=rules)
-                    tie[c] -= d_tricks
-                    mine[c] += 10 - d_tricks
+                    out.append((defender_score(contract, 10 - d, lone=True, rules=rules), -d, 10 - d))
+            return out
+
+        value = {c: 0.0 for c in legal}
+        tie = {c: 0.0 for c in legal}
+        mine = {c: 0.0 for c in legal}  # the seat's own tricks, for the hint
+        results = self._sampled(view, self.settings.play, TIME_BUDGETS.play, job)
+        for per_card in results:
+            for c, (v, t, m) in zip(legal, per_card, strict=True):
+                value[c] += v
+                tie[c] += t
+                mine[c] += m
+        used = len(results)
         ranked = sorted(legal, key=lambda c: (value[c], tie[c], -c.index), reverse=True)
         n = max(used, 1)
         return Scored(tuple(Option(Action.play(c), value[c] / n, mine[c] / n) for c in ranked), used)
@@ -233,10 +290,9 @@ class PimcPlayer:
         assert bid.contract is not None
         me, rules = view.seat, view.rules
         allowed = allowed_trumps(bid.contract)
-        total = 0.0
-        used = 0
-        for world in self._timed(self._worlds(view, self.settings.bid)):
-            used += 1
+
+        def job(solver: Solver, world: World) -> float:
+            """The best of the contracts (or surrender) after the best discard, in one world."""
             twelve = world[me] | world[3]
             best = -10.0  # surrender is always possible
             for contract in allowed:
@@ -244,8 +300,16 @@ class PimcPlayer:
                 mine = twelve & ~(a.bit | b.bit)
                 hands = [world[0], world[1], world[2]]
                 hands[me] = mine
-                best = max(best, self._full_deal_score((hands[0], hands[1], hands[2]), me, contract, rules))
+                best = max(
+                    best, self._full_deal_score(solver, (hands[0], hands[1], hands[2]), me, contract, rules)
+                )
+            return best
+
+        results = self._sampled(view, self.settings.bid, TIME_BUDGETS.bid, job)
+        total = 0.0
+        for best in results:
             total += best
+        used = len(results)
         expected = total / used
         # passing scores about 0; bid only when declaring beats it by BID_MARGIN
         bidding, passing = Option(bid, expected, None), Option(PASS, 0.0, None)
@@ -266,34 +330,45 @@ class PimcPlayer:
             pair = best_discard(hand, contract.trump_suit)
             if pair not in candidates:
                 candidates.append(pair)
-        worlds = self._worlds(view, self.settings.discard)
-        tried: list[tuple[float, tuple[Card, Card]]] = []
-        for pair in self._timed(candidates):
-            mine = hand & ~(pair[0].bit | pair[1].bit)
-            value = 0.0
-            for world in worlds:
+
+        def job(solver: Solver, world: World) -> list[float]:
+            """Each candidate discard's best contract (or surrender) in one world."""
+            out: list[float] = []
+            for pair in candidates:
                 hands = [world[0], world[1], world[2]]
-                hands[me] = mine
-                value += max(
-                    max(self._full_deal_score((hands[0], hands[1], hands[2]), me, c, rules) for c in allowed),
-                    -10.0,
-                )
+                hands[me] = hand & ~(pair[0].bit | pair[1].bit)
+                h = (hands[0], hands[1], hands[2])
+                out.append(max(max(self._full_deal_score(solver, h, me, c, rules) for c in allowed), -10.0))
+            return out
+
+        results = self._sampled(view, self.settings.discard, TIME_BUDGETS.discard, job)
+        tried: list[tuple[float, tuple[Card, Card]]] = []
+        for i, pair in enumerate(candidates):
+            value = 0.0
+            for per_pair in results:
+                value += per_pair[i]
             tried.append((value, pair))
         # the first of the best pairs wins: a stable sort keeps the candidates' order in ties
         tried.sort(key=lambda vp: -vp[0])
-        n = max(len(worlds), 1)
-        return Scored(tuple(Option(Action.discard(a, b), v / n, None) for v, (a, b) in tried), len(worlds))
+        n = max(len(results), 1)
+        return Scored(tuple(Option(Action.discard(a, b), v / n, None) for v, (a, b) in tried), len(results))
 
     def _trump(self, view: DealView) -> Scored:
         assert view.seat is not None
         me, rules = view.seat, view.rules
         allowed = [a.contract for a in view.legal_actions if a.kind is Kind.TRUMP and a.contract is not None]
+
+        def job(solver: Solver, world: World) -> list[float]:
+            return [
+                self._full_deal_score(solver, (world[0], world[1], world[2]), me, c, rules) for c in allowed
+            ]
+
+        results = self._sampled(view, self.settings.discard, TIME_BUDGETS.trump, job)
         values = {c: 0.0 for c in allowed}
-        used = 0
-        for world in self._timed(self._worlds(view, self.settings.discard)):
-            used += 1
-            for c in allowed:
-                values[c] += self._full_deal_score((world[0], world[1], world[2]), me, c, rules)
+        for per_contract in results:
+            for c, v in zip(allowed, per_contract, strict=True):
+                values[c] += v
+        used = len(results)
         n = max(used, 1)
         ranked = sorted(allowed, key=lambda c: (values[c], -int(c)), reverse=True)
         options = [Option(Action.trump(c), values[c] / n, None) for c in ranked]
@@ -308,10 +383,9 @@ class PimcPlayer:
         assert view.seat is not None and view.declarer is not None and view.contract is not None
         me, declarer, contract, rules = view.seat, view.declarer, view.contract, view.rules
         partner_passed = len(view.whist_answers) == 1 and not view.whist_answers[0]
-        total = 0.0
-        used = 0
-        for world in self._timed(self._worlds(view, self.settings.whist)):
-            used += 1
+
+        def job(solver: Solver, world: World) -> float:
+            """The seat's score when it whists, in one world."""
             hands = (world[0], world[1], world[2])
             if partner_passed:
                 alone = tuple(hands[s] if s in (declarer, me) else 0 for s in range(3))
@@ -322,13 +396,18 @@ class PimcPlayer:
                     defenders=(me,),
                     leader=declarer,
                 )
-                total += defender_score(contract, 10 - self.solver.tricks(pos), lone=True, rules=rules)
-            else:
-                defenders = tuple(s for s in range(3) if s != declarer)
-                pos = Position(
-                    hands=hands, contract=contract, declarer=declarer, defenders=defenders, leader=declarer
-                )
-                total += self.solver.maxn(pos, rules).scores[me]
+                return defender_score(contract, 10 - solver.tricks(pos), lone=True, rules=rules)
+            defenders = tuple(s for s in range(3) if s != declarer)
+            pos = Position(
+                hands=hands, contract=contract, declarer=declarer, defenders=defenders, leader=declarer
+            )
+            return float(solver.maxn(pos, rules).scores[me])
+
+        results = self._sampled(view, self.settings.whist, TIME_BUDGETS.whist, job)
+        total = 0.0
+        for score in results:
+            total += score
+        used = len(results)
         # passing scores 0 (R7.4, R7.6)
         expected = total / used
         whist, passing = Option(WHIST, expected, None), Option(PASS, 0.0, None)

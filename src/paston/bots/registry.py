@@ -42,7 +42,8 @@ PLAYERS: tuple[PlayerInfo, ...] = (
     PlayerInfo("heuristic", "rule-based: hand evaluation and the usual card-play rules, well under 1 ms"),
     PlayerInfo(
         "pimc",
-        "perfect-information Monte Carlo with the double-dummy solver; levels 1 (fast) to 5 (strongest)",
+        "perfect-information Monte Carlo with the double-dummy solver; levels 1 (fast) to 4 sample "
+        "a fixed number of worlds, 5 (strongest) as many as its time budget allows",
         levels=(1, 2, 3, 4, 5),
         default_level=3,
     ),

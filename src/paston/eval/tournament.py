@@ -13,6 +13,7 @@ apply), which also makes each play a valid one-deal ``paston/1`` record.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paston.bots.base import make_player
+from paston.bots.worlds import THREADS_ENV
 from paston.dealing import shuffled_deck
 from paston.match import Match
 from paston.record import to_record
@@ -113,6 +115,12 @@ def _worker(args: tuple[int, str, str, int | str, dict[str, Any]]) -> list[DealR
     return play_duplicate_deal(k, a, b, seed=seed, rules=Rules.from_dict(rules))
 
 
+def _one_solver_thread() -> None:
+    """In a worker process: pimc solves its worlds on one thread (unless the environment
+    says otherwise), since the processes already use the cores."""
+    os.environ.setdefault(THREADS_ENV, "1")
+
+
 def run_tournament(
     a: str,
     b: str,
@@ -139,7 +147,7 @@ def run_tournament(
     ctx = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     )
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_one_solver_thread) as pool:
         for rows in pool.imap(_worker, jobs, chunksize=1):
             if progress:
                 progress(1)

@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from paston.actions import Action
 from paston.bots.pimc import DEFAULT_LEVEL
+from paston.bots.worlds import THREADS_ENV
 from paston.deal import Deal
 from paston.rules import Rules
 from paston.server.db import AnalysisRow, now
@@ -107,6 +108,7 @@ def run_analysis(job: DealJob) -> dict[str, Any]:
 
 
 def _worker_start() -> None:
+    os.environ.setdefault(THREADS_ENV, "1")  # the server's other work shares the cores
     with contextlib.suppress(OSError, AttributeError):  # not everywhere
         os.nice(WORKER_NICENESS)
     import paston.eval.analysis  # noqa: F401  (loaded once, before the first deal)

@@ -36,6 +36,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
 from paston.actions import Action
+from paston.bots.worlds import THREADS_ENV
 from paston.errors import ParseError
 from paston.server.botjobs import FALLBACK, HintJob, Job, decode, encode, fallback, run_any, run_job
 
@@ -137,6 +138,7 @@ class ThreadBotPool:
 def _worker_main(conn: Connection) -> None:
     """A worker process: decide each job that arrives, until the server goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    os.environ.setdefault(THREADS_ENV, "1")  # the pool's processes share the cores: one solver thread each
     with contextlib.suppress(OSError, AttributeError):  # not everywhere
         os.nice(WORKER_NICENESS)
     while True:

@@ -18,8 +18,14 @@
  * prefetched together) and then lets the seats choose over it; no pruning, so every
  * stored vector is exact.
  *
- * Thread safety: every call holds the GIL for its whole search, so calls never run
- * at the same time; each Solver owns its own table memory.
+ * Thread safety: every call checks its arguments and builds its results holding the
+ * GIL, and releases it for the search itself, so calls on different tables run in
+ * parallel. A search touches only its own stack state and the table buffers it was
+ * given (held exported, so they cannot be resized or freed meanwhile); the lookup
+ * tables (COMPRESS, POPC8, REDUCE) are filled once at import and only read after. The
+ * few module settings (the max^n search counter, the test-only layout limit) are read
+ * or changed only while the GIL is held, and copied into the search's own state. Two
+ * calls on one table at once would race: the Python Solver serialises its calls.
  *
  * The door: every entry point checks all of its arguments before it searches (see the
  * Python glue at the end) and raises TypeError or ValueError for a bad call; the search
@@ -422,6 +428,7 @@ typedef struct {
     MEntry *tt;
     int bucket_shift; /* 64 - log2(buckets) */
     uint64_t generation; /* one per search, 8 bits: entries of older searches are replaced first */
+    int layout_limit; /* the module's layout_limit when the search began */
 } Maxn;
 
 /* 1 if future tricks a are strictly better than b for seat. */
@@ -577,7 +584,7 @@ static uint32_t maxn_expand(Maxn *mx, int L, int r) {
             for (uint32_t m3 = follow_candidates(legal_of(hN, suit, trump), h2, wc2, trump); m3; m3 &= m3 - 1) {
                 const int c3 = lowest(m3);
                 const int w = beats(c3, wc2, trump) ? N : w2;
-                if (nleaf == layout_limit) return maxn_trick(mx, 0, -1, L, 0, L, r);
+                if (nleaf == mx->layout_limit) return maxn_trick(mx, 0, -1, L, 0, L, r);
                 h[N] = hN ^ 1u << c3;
                 uint32_t known = 0;
                 if (r == 2) {
@@ -988,7 +995,10 @@ static PyObject *py_tricks(PyObject *self, PyObject *args) {
     Root t;
     Py_buffer buf;
     if (setup(&s, args, &buf, &t) < 0) return NULL;
-    int v = exact_value(&s, &t);
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = exact_value(&s, &t);
+    Py_END_ALLOW_THREADS
     PyBuffer_Release(&buf);
     return Py_BuildValue("iK", v, (unsigned long long)s.nodes);
 }
@@ -1012,7 +1022,11 @@ static PyObject *py_reaches(PyObject *self, PyObject *args) {
     int ok;
     if (target <= 0) ok = 1;
     else if (target > t.r) ok = 0;
-    else ok = root_value(&s, &t, (int)target - 1, (int)target) >= target;
+    else {
+        Py_BEGIN_ALLOW_THREADS
+        ok = root_value(&s, &t, (int)target - 1, (int)target) >= target;
+        Py_END_ALLOW_THREADS
+    }
     PyBuffer_Release(&buf);
     return Py_BuildValue("OK", ok ? Py_True : Py_False, (unsigned long long)s.nodes);
 }
@@ -1023,12 +1037,10 @@ static PyObject *py_card_values(PyObject *self, PyObject *args) {
     Py_buffer buf;
     if (setup(&s, args, &buf, &t) < 0) return NULL;
     uint32_t legal = legal_mask(&s, t.seat, t.lead_suit);
-    PyObject *out = PyDict_New();
-    if (!out) { PyBuffer_Release(&buf); return NULL; }
-    uint32_t m = legal;
-    while (m) {
+    int value[32];
+    Py_BEGIN_ALLOW_THREADS
+    for (uint32_t m = legal; m; m &= m - 1) {
         int c = lowest(m);
-        m &= m - 1;
         /* exact value after c, by null-window searches */
         int lo = 0, hi = t.r;
         while (lo < hi) {
@@ -1036,7 +1048,14 @@ static PyObject *py_card_values(PyObject *self, PyObject *args) {
             int v = value_after(&s, t.leader, t.ntrick, t.tmask, t.lead_suit, t.win_seat, t.win_card, t.seat, c, g - 1, g);
             if (v >= g) lo = g; else hi = g - 1;
         }
-        PyObject *k = PyLong_FromLong(c), *v = PyLong_FromLong(lo);
+        value[c] = lo;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *out = PyDict_New();
+    if (!out) { PyBuffer_Release(&buf); return NULL; }
+    for (uint32_t m = legal; m; m &= m - 1) {
+        int c = lowest(m);
+        PyObject *k = PyLong_FromLong(c), *v = PyLong_FromLong(value[c]);
         if (!k || !v || PyDict_SetItem(out, k, v) < 0) {
             Py_XDECREF(k); Py_XDECREF(v); Py_DECREF(out); PyBuffer_Release(&buf);
             return NULL;
@@ -1103,14 +1122,14 @@ static PyObject *py_maxn(PyObject *self, PyObject *args) {
     mx.tt = (MEntry *)table;
     mx.bucket_shift = 64;
     for (uint64_t buckets = n / 4; buckets > 1; buckets /= 2) mx.bucket_shift--;
-    static unsigned searches = 0;
+    static unsigned searches = 0; /* changed only with the GIL held */
     mx.generation = ++searches & 0xFF;
+    mx.layout_limit = layout_limit;
     int seat = t.seat, nt = t.ntrick, ls = t.lead_suit, ws = t.win_seat, wc = t.win_card, r = t.r;
     uint32_t legal = legal_mask(&s, seat, ls);
-    PyObject *out = PyDict_New();
-    if (!out) { PyBuffer_Release(&buf); PyBuffer_Release(&mbuf); return NULL; }
-    uint32_t best = 0;
+    uint32_t best = 0, value[32];
     int have = 0;
+    Py_BEGIN_ALLOW_THREADS
     for (uint32_t m = legal; m; m &= m - 1) {
         int c = lowest(m);
         int ws2 = ws, wc2 = wc, ls2 = ls;
@@ -1121,6 +1140,14 @@ static PyObject *py_maxn(PyObject *self, PyObject *args) {
                                           : maxn_trick(&mx, nt + 1, ls2, ws2, wc2, s.next[seat], r);
         s.hand[seat] |= 1u << c;
         if (!have || maxn_better(&s, seat, v, best)) { best = v; have = 1; }
+        value[c] = v;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *out = PyDict_New();
+    if (!out) { PyBuffer_Release(&buf); PyBuffer_Release(&mbuf); return NULL; }
+    for (uint32_t m = legal; m; m &= m - 1) {
+        int c = lowest(m);
+        uint32_t v = value[c];
         PyObject *k = PyLong_FromLong(c);
         PyObject *tv = Py_BuildValue("(iii)", taken[0] + OWN(v, 0), taken[1] + OWN(v, 1), taken[2] + OWN(v, 2));
         int failed = !k || !tv || PyDict_SetItem(out, k, tv) < 0;
@@ -1141,7 +1168,7 @@ static PyObject *py_layout_limit(PyObject *self, PyObject *args) {
     long long limit;
     if (!PyArg_ParseTuple(args, "O:_layout_limit", &o) || int_arg(o, "layout limit", 0, LEAF_MAX, &limit) < 0)
         return NULL;
-    int previous = layout_limit;
+    int previous = layout_limit; /* the GIL is held: no search reads it meanwhile */
     layout_limit = (int)limit;
     return PyLong_FromLong(previous);
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import mmap
+import threading
 from dataclasses import dataclass, field
 
 from paston.cards import ALL_CARDS, Card
@@ -84,8 +85,10 @@ class Solver:
     ``memory_mb`` bounds the table memory (default 32 MB, at least 0.01, at most 4096;
     :meth:`maxn` needs at least ``MAXN_MIN_MEMORY_MB``, 1 MB). Entries are keyed exactly
     and stay valid across positions and deals, so reusing a solver makes later searches
-    faster. Calls hold the GIL for the whole search: a solver may be shared by threads
-    (calls run one at a time); use one solver per process for parallel work.
+    faster. The compiled core releases the GIL while it searches, so solvers used on
+    different threads search in parallel; a solver shared by threads serialises its own
+    calls (a lock guards its tables), so give each thread its own solver for parallel
+    work (see :mod:`paston.bots.worlds`).
 
     Every method takes a :class:`Position` (validated when it was built) and nothing
     else; the compiled core checks its arguments again, so no call can crash or hang it.
@@ -106,6 +109,7 @@ class Solver:
         self._tt = bytearray(total // 2 - 64)
         self._maxn_tt = _table_memory(total - len(self._tt))
         self.memory_bytes = total
+        self._lock = threading.Lock()
 
     def _args(self, pos: Position, method: str) -> tuple[object, ...]:
         """The compiled core's arguments for ``pos`` (a TypeError for anything but a Position)."""
@@ -119,12 +123,16 @@ class Solver:
 
     def tricks(self, pos: Position) -> int:
         """The declarer's total tricks under optimal play."""
-        value, _nodes = _core.tricks(*self._args(pos, "tricks"))
+        args = self._args(pos, "tricks")
+        with self._lock:
+            value, _nodes = _core.tricks(*args)
         return pos.tricks[pos.declarer] + int(value)
 
     def tricks_with_nodes(self, pos: Position) -> tuple[int, int]:
         """The declarer's total tricks and the number of nodes searched."""
-        value, nodes = _core.tricks(*self._args(pos, "tricks_with_nodes"))
+        args = self._args(pos, "tricks_with_nodes")
+        with self._lock:
+            value, nodes = _core.tricks(*args)
         return pos.tricks[pos.declarer] + int(value), int(nodes)
 
     def makes(self, pos: Position, need: int = 6) -> bool:
@@ -134,14 +142,16 @@ class Solver:
         if type(need) is not int:
             raise TypeError(f"need must be a number of tricks (int), not {type(need).__name__}")
         future = need - pos.tricks[pos.declarer]
-        ok, _nodes = _core.reaches(args, future)
+        with self._lock:
+            ok, _nodes = _core.reaches(args, future)
         return bool(ok)
 
     def solve(self, pos: Position) -> Solution:
         """The declarer's total tricks and the value of every legal card."""
         args = self._args(pos, "solve")
         base = pos.tricks[pos.declarer]
-        values, nodes = _core.card_values(*args)
+        with self._lock:
+            values, nodes = _core.card_values(*args)
         cards = {ALL_CARDS[c]: base + v for c, v in sorted(values.items())}
         seat = pos.to_move
         best = max(cards.values()) if seat == pos.declarer else min(cards.values())
@@ -168,7 +178,8 @@ class Solver:
         rules = rules or Rules()
         if len(pos.defenders) == 1:
             return self._maxn_two_hand(pos, rules)
-        (t0, t1, t2), per_card, nodes = _core.maxn(args, pos.tricks, self._maxn_tt)
+        with self._lock:
+            (t0, t1, t2), per_card, nodes = _core.maxn(args, pos.tricks, self._maxn_tt)
 
         def scores(t: tuple[int, int, int]) -> Scores:
             return played_scores(
