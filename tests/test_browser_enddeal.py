@@ -274,10 +274,16 @@ def test_the_lobby_sets_how_long_a_deal_stays_on_show(server: LiveServer, open_p
     page = open_page(375, 812)
     page.goto(server.url + "/")
     page.locator("details.rules > summary").click()
-    assert page.locator("#nextdeal").input_value() == "30"
+    assert page.locator("#nextdeal").input_value() == ""  # the server's default unless chosen
     page.select_option("#nextdeal", "60")
     page.fill("[data-testid=my-name]", "Ani")  # seated with the table
     page.click("[data-testid=create]")
     page.wait_for_selector(TABLE)
     table_id = page.url.rsplit("/", 1)[1]
     assert server.get(f"/api/tables/{table_id}")["next_deal_seconds"] == 60
+    page.goto(server.url + "/")  # left as it is: the server's default (0 in these tests)
+    page.fill("[data-testid=my-name]", "Bo")
+    page.click("[data-testid=create]")
+    page.wait_for_selector(TABLE)
+    again = page.url.rsplit("/", 1)[1]
+    assert again != table_id and server.get(f"/api/tables/{again}")["next_deal_seconds"] == 0

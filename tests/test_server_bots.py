@@ -241,7 +241,9 @@ def test_another_table_answers_quickly_while_pimc_players_think(client: TestClie
         for ws in watchers:
             ws.__exit__(None, None, None)
     moved = [version_of(client, t) for t in busy]
-    assert sum(moved) >= 12, moved  # the pimc players were playing meanwhile
+    # the pimc players were playing meanwhile (level 5 spends its time budget: taking turns
+    # on one worker, not every table moves within the 3 s)
+    assert sum(moved) >= len(busy) // 2, moved
     p50, p90 = statistics.median(times), sorted(times)[int(len(times) * 0.9)]
     assert p50 < 0.01 and p90 < 0.2, f"ping p50 {p50 * 1e3:.0f} ms, p90 {p90 * 1e3:.0f} ms (limits 10, 200)"
 

@@ -23,7 +23,7 @@ function freshForm() {
   const meta = getMeta();
   const computer = defaultComputer();
   return {
-    name: "", seats: ["human", computer, computer], takeover: "", hints: false, nextDeal: "30", rulesOpen: false,
+    name: "", seats: ["human", computer, computer], takeover: "", hints: false, nextDeal: "", rulesOpen: false,
     me: savedName(), mySeat: "0", // the creator's name and seat ("": only watch)
     rules: meta ? { ...meta.rules.defaults } : {},
   };
@@ -122,7 +122,7 @@ function takeoverField() {
 }
 
 function nextDealField() {
-  const options = [{ value: "0", label: t("nextDealOff") },
+  const options = [{ value: "", label: t("nextDealServer") }, { value: "0", label: t("nextDealOff") },
     ...NEXT_DEAL_SECONDS.map((n) => ({ value: String(n), label: t("nextDealAfter", { n }) }))];
   return field("nextdeal", t("nextDeal"), select("nextdeal", options, form.nextDeal, (v) => { form.nextDeal = v; }));
 }
@@ -273,7 +273,7 @@ async function createTable(e) {
   if ("target" in body.rules) body.rules.target = Number(body.rules.target);
   if (form.takeover) body.takeover_seconds = Number(form.takeover);
   if (form.hints) body.hints = true;
-  body.next_deal_seconds = Number(form.nextDeal);
+  if (form.nextDeal !== "") body.next_deal_seconds = Number(form.nextDeal); // else the server's default
   const me = form.me.trim();
   if (form.mySeat !== "") {
     if (!me) {
