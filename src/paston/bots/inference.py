@@ -329,7 +329,13 @@ class InferPlayer(PimcPlayer):
         solver: Solver | None = None,
         time_budget: float | None = None,
         model: OpponentModel = DEFAULT_MODEL,
+        threads: int | None = None,
     ) -> None:
         super().__init__(
-            seed, level=level, solver=solver, time_budget=time_budget, sampler=InferenceSampler(model)
+            seed,
+            level=level,
+            solver=solver,
+            time_budget=time_budget,
+            sampler=InferenceSampler(model),
+            threads=threads,
         )

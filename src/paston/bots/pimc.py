@@ -306,11 +306,8 @@ class PimcPlayer:
             return best
 
         results = self._sampled(view, self.settings.bid, TIME_BUDGETS.bid, job)
-        total = 0.0
-        for best in results:
-            total += best
         used = len(results)
-        expected = total / used
+        expected = sum(results) / used
         # passing scores about 0; bid only when declaring beats it by BID_MARGIN
         bidding, passing = Option(bid, expected, None), Option(PASS, 0.0, None)
         ranked = (bidding, passing) if expected > BID_MARGIN else (passing, bidding)
@@ -404,11 +401,7 @@ class PimcPlayer:
             return float(solver.maxn(pos, rules).scores[me])
 
         results = self._sampled(view, self.settings.whist, TIME_BUDGETS.whist, job)
-        total = 0.0
-        for score in results:
-            total += score
         used = len(results)
-        # passing scores 0 (R7.4, R7.6)
-        expected = total / used
+        expected = sum(results) / used  # passing scores 0 (R7.4, R7.6)
         whist, passing = Option(WHIST, expected, None), Option(PASS, 0.0, None)
         return Scored((whist, passing) if expected > 0 else (passing, whist), used)
