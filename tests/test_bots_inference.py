@@ -67,6 +67,7 @@ def test_same_marginals_for_deals_the_seat_cannot_tell_apart(
 ) -> None:
     deck = shuffled_deck(random.Random(deck_seed))
     deal, actions = played_to(deck, dealer, steps, deck_seed)
+    assume(deal.redeal is None)  # R1.4: a redeal ends the deal before anyone acts
     view = deal.view(viewer)
     hidden = [c for c in range(32) if not view.known_cards().mask >> c & 1]
     # same suit (the plays stay legal, R6.2); never J♠ or 7♠ (R2.1, R3.4 tell where they are)

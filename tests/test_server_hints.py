@@ -115,7 +115,13 @@ def test_a_hint_for_every_kind_of_decision_is_the_seats_own(client: TestClient) 
             assert hint["chosen"] == str(local.chosen)
             assert actions == [str(o.action) for o in local.options]
             seen.add(phase)
-            ws.send_json({"type": "act", "action": hint["chosen"], "version": state["version"]})
+            # follow the hint, except that the deal must reach its play: never surrender
+            # (R4.3) nor leave the declarer uncontested (R5)
+            act = hint["chosen"]
+            if phase in ("trump", "defence"):
+                keep = (Kind.TRUMP, Kind.WHIST)
+                act = next((a for a in view["legal"] if Action.parse(a).kind in keep), act)
+            ws.send_json({"type": "act", "action": act, "version": state["version"]})
             receive_state(ws, state["version"] + 1)
         if seen == set(KINDS):
             break
