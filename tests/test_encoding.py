@@ -24,6 +24,7 @@ from paston.actions import NUM_ACTION_IDS, Action
 from paston.cards import JACK_OF_SPADES, SEVEN_OF_SPADES
 from paston.deal import Deal
 from paston.dealing import shuffled_deck
+from paston.encoding_fast import DealEncoder
 from paston.errors import ParseError
 from paston.match import Match
 from paston.rules import PRESETS, Rules
@@ -94,7 +95,7 @@ def test_bad_output_buffers_are_refused() -> None:
 def test_mask_equals_legal_actions_on_every_state_of_many_deals() -> None:
     mask = np.zeros(enc.ACTION_COUNT, np.int8)
     states = 0
-    for match in match_states(seed=14, deals=1500):
+    for match in match_states(seed=14, deals=1000):
         deal = match.deal
         assert deal is not None
         for seat in range(3):
@@ -104,7 +105,7 @@ def test_mask_equals_legal_actions_on_every_state_of_many_deals() -> None:
             legal = {enc.action_index(a) for a in deal.legal_actions()} if seat == deal.to_move else set()
             assert set(np.flatnonzero(mask).tolist()) == legal
         states += 1
-    assert states > 40_000
+    assert states > 25_000
 
 
 def test_observations_are_finite_and_one_hot_groups_hold_one() -> None:
@@ -166,6 +167,10 @@ def check_twins(deal: Deal, double: Deal, viewer: int) -> None:
     full_other = enc.observe_full(double, viewer, totals=(3, -7, 12))
     assert full[: enc.OBSERVATION_SIZE].tobytes() == enc.observe(view).tobytes()
     assert (full.tobytes() == full_other.tobytes()) == (_locations(deal) == _locations(double))
+    fast, fast_other = encoder_of(deal, (3, -7, 12)), encoder_of(double, (3, -7, 12))
+    assert fast.observation(viewer).tobytes() == fast_other.observation(viewer).tobytes()
+    assert fast.observation(viewer).tobytes() == enc.observe(view).tobytes()
+    assert fast.full_observation(viewer).tobytes() == full.tobytes()
 
 
 def test_observation_is_the_same_in_worlds_that_differ_only_in_hidden_cards() -> None:
@@ -270,3 +275,51 @@ def test_r7_scores_and_r8_totals_in_the_observation() -> None:
         assert obs[enc.SCORES + rel] == np.float32(finished.result.scores[seat] / enc.SCORE_SCALE)
         assert obs[enc.TOTALS + rel] == np.float32(match.totals[seat] / 601)
     assert obs[enc.TARGET] == np.float32(601 / 121) and obs[enc.PHASE + 5] == 1
+
+
+# --- the fast path -----------------------------------------------------------------------------
+def encoder_of(deal: Deal, totals: tuple[int, int, int] = (0, 0, 0)) -> DealEncoder:
+    """A :class:`DealEncoder` that followed ``deal`` from its start."""
+    encoder = DealEncoder()
+    replay = deal.restarted()
+    encoder.start(replay, totals)
+    for event in deal.events:
+        encoder.push(replay, replay.apply(event.action, event.seat))
+    return encoder
+
+
+def test_the_fast_encoder_equals_the_view_encoding_on_every_state_of_many_deals() -> None:
+    encoder = DealEncoder()
+    obs = np.zeros(enc.OBSERVATION_SIZE, np.float32)
+    full = np.zeros(enc.FULL_OBSERVATION_SIZE, np.float32)
+    mask = np.zeros(enc.ACTION_COUNT, np.int8)
+    current: Deal | None = None
+    states = 0
+    for match in match_states(seed=41, deals=700):
+        deal = match.deal
+        assert deal is not None
+        if deal is not current:
+            if current is not None:  # the finished deal, as shown with the new totals
+                assert current.is_over
+                encoder.push(current, current.events[-1])
+                encoder.set_totals(match.totals, match.rules.target)
+                for seat in range(3):
+                    shown = enc.observe(current.view(seat, match.totals))
+                    assert encoder.observation(seat).tobytes() == shown.tobytes()
+                assert not encoder.mask.any() and encoder.to_move is None
+            if deal.event_count:  # a match restarts nothing: a new deal has no action yet
+                raise AssertionError("a new deal with actions")
+            encoder.start(deal, match.totals)
+            current = deal
+        else:
+            event = deal.events[-1]
+            encoder.push(deal, event)
+        for seat in range(3):
+            view = match.view(seat)
+            assert encoder.observation(seat, obs).tobytes() == enc.observe(view).tobytes()
+            want = enc.observe_full(deal, seat, totals=match.totals)
+            assert encoder.full_observation(seat, full).tobytes() == want.tobytes()
+        assert encoder.to_move == deal.to_move
+        assert encoder.mask.tobytes() == enc.legal_mask(match.view(deal.to_move), mask).tobytes()
+        states += 1
+    assert states > 18_000

@@ -1,0 +1,331 @@
+"""The encodings of one deal kept up to date action by action: the fast path of the environments.
+
+:mod:`paston.encoding` builds an observation from a seat's view; building the view and then
+the array costs tens of microseconds a decision. A :class:`DealEncoder` follows a deal
+instead: it holds the full observation of every seat (:data:`~paston.encoding.FULL_OBSERVATION_SIZE`
+each, the seat's own observation being its first :data:`~paston.encoding.OBSERVATION_SIZE`
+entries) and the legal mask of the seat to move, and changes only the entries an action
+changes. Tests hold it, on every state of thousands of random deals and for every seat,
+to :func:`~paston.encoding.observe` of the seat's view (which decides what is hidden),
+:func:`~paston.encoding.observe_full` and :func:`~paston.encoding.legal_mask`.
+
+>>> import random
+>>> from paston.deal import Deal
+>>> deal = Deal.random(random.Random(3), dealer=0)
+>>> encoder = DealEncoder()
+>>> encoder.start(deal)
+>>> event = deal.apply(deal.legal_actions()[1])
+>>> encoder.push(deal, event)
+>>> from paston import encoding
+>>> (encoder.observation(0) == encoding.observe(deal.view(0))).all()
+np.True_
+>>> int(encoder.mask.sum()), deal.legal_actions()
+(2, (Action.parse('pass'), Action.parse('bid clubs')))
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from paston.actions import BID_BASE, DISCARD_BASE, PASS_ID, TRUMP_BASE, WHIST_ID, Event
+from paston.cards import mask_indices
+from paston.contracts import Contract
+from paston.encoding import (
+    ACTION_COUNT,
+    BID_BY,
+    CONTRACT,
+    DEALER,
+    DECLARER,
+    DEFAULT_TARGET,
+    DISCARD,
+    FIRST_BIDDER,
+    FIRST_DEAL,
+    FULL_DISCARD,
+    FULL_HANDS,
+    FULL_OBSERVATION_SIZE,
+    FULL_PRIKUP,
+    HAND,
+    HIGH_BID,
+    IN_AUCTION,
+    INDEX_OF_ID,
+    LEADER,
+    OBSERVATION_SIZE,
+    PASSED_AT,
+    PHASE,
+    PLAYED,
+    PRIKUP,
+    REDEAL,
+    RULES,
+    SCORE_SCALE,
+    SCORES,
+    TARGET,
+    TO_MOVE,
+    TOTALS,
+    TRICK,
+    TRICKS,
+    VOID,
+    WHIST_ANSWER,
+    Mask,
+    Observation,
+)
+from paston.phases import Phase
+from paston.result import Redeal
+
+if TYPE_CHECKING:
+    from paston.deal import Deal
+
+__all__ = ["DealEncoder"]
+
+W: Final = FULL_OBSERVATION_SIZE
+_AUCTION, _DISCARD, _TRUMP, _DEFENCE, _PLAY, _OVER, _REDEAL = (int(p) for p in Phase)
+_REDEALS: Final = {r: i for i, r in enumerate(Redeal)}
+
+
+def _at(base: int, size: int, seat: int, k: int) -> tuple[int, int, int]:
+    """The flat positions, in the rows of seats 0, 1, 2, of entry ``k`` of absolute
+    ``seat``'s group in a block of per-relative-seat groups of ``size``."""
+    return tuple(s * W + base + size * ((seat - s) % 3) + k for s in range(3))  # type: ignore[return-value]
+
+
+_PLAYED_AT = tuple(tuple(_at(PLAYED, 32, a, c) + _at(TRICK, 32, a, c) for c in range(32)) for a in range(3))
+_TRICK_AT = tuple(tuple(_at(TRICK, 32, a, c) for c in range(32)) for a in range(3))
+
+
+def _held_at(seat: int, card: int) -> tuple[int, int, int]:
+    """Where ``seat`` holding ``card`` shows: its own hand, and the full observations'
+    hidden hands of the other two seats."""
+    left, right = (seat - 1) % 3, (seat + 1) % 3  # seat is 1 to its right, 2 to its left
+    return seat * W + HAND + card, left * W + FULL_HANDS + card, right * W + FULL_HANDS + 32 + card
+
+
+_HELD_AT = tuple(tuple(_held_at(a, c) for c in range(32)) for a in range(3))
+_BYTES8 = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
+_PLAY_BLOCK: Final = tuple(range(32))  # the mask holds the play block (indices 0-31)
+
+
+class DealEncoder:
+    """Every seat's full observation (``full``, shape 3 × FULL_OBSERVATION_SIZE) and the
+    legal mask of the seat to move (``mask``) of one deal, kept up to date by :meth:`push`
+    after each action. The arrays are the encoder's own and change as the deal goes on:
+    copy what you keep (:meth:`observation` and :meth:`full_observation` copy)."""
+
+    __slots__ = (
+        "_high",
+        "_lead",
+        "_legal",
+        "_m",
+        "_n_active",
+        "_phase",
+        "_to_move",
+        "_trick",
+        "_tricks",
+        "_trump",
+        "_w",
+        "full",
+        "mask",
+    )
+
+    def __init__(self) -> None:
+        self.full = np.zeros((3, W), np.float32)
+        self.mask: Mask = np.zeros(ACTION_COUNT, np.int8)
+        # memoryviews: item writes cost half of an ndarray's
+        self._w: Any = self.full.reshape(-1).data
+        self._m: Any = self.mask.data.cast("B")
+        self._legal: tuple[int, ...] = ()
+        self._phase = self._to_move = self._high = self._lead = self._trump = -1
+        self._n_active = 3
+        self._tricks = [0, 0, 0]
+        self._trick: list[int] = []
+
+    # --- writing --------------------------------------------------------------------------
+    def _shared(self, offset: int, value: float) -> None:
+        w = self._w
+        w[offset] = w[W + offset] = w[2 * W + offset] = value
+
+    def _seats(self, base: int, size: int, seat: int, k: int, value: float) -> None:
+        w = self._w
+        a, b, c = _at(base, size, seat, k)
+        w[a] = w[b] = w[c] = value
+
+    def start(self, deal: Deal, totals: tuple[int, int, int] = (0, 0, 0)) -> None:
+        """Begin a deal (dealt, no action yet); ``totals`` are the game's before it."""
+        if deal.event_count:
+            raise ValueError("DealEncoder.start needs a deal before its first action")
+        self.full.fill(0)
+        w = self._w
+        for seat in range(3):
+            for card in mask_indices(deal.hand_mask(seat)):
+                for i in _HELD_AT[seat][card]:
+                    w[i] = 1.0
+            self._seats(IN_AUCTION, 1, seat, 0, 1.0)
+            self._seats(TRICKS, 11, seat, 0, 1.0)
+        for card in mask_indices(deal.prikup):
+            self._shared(FULL_PRIKUP + card, 1.0)
+        self._seats(DEALER, 1, deal.dealer, 0, 1.0)
+        if deal.first_bidder is not None:
+            self._seats(FIRST_BIDDER, 1, deal.first_bidder, 0, 1.0)
+        if deal.first_deal:
+            self._shared(FIRST_DEAL, 1.0)
+        self._shared(HIGH_BID, 1.0)
+        rules = deal.rules
+        for k, on in enumerate(
+            (
+                rules.lone_defender == "flat",
+                rules.surrender_bonus == 0,
+                rules.all_pass_declarer == "first-bidder",
+                rules.second_dealer == "rotate",
+            )
+        ):
+            if on:
+                self._shared(RULES + k, 1.0)
+        self._shared(TARGET, rules.target / DEFAULT_TARGET)
+        self.set_totals(totals, rules.target)
+        self._phase = self._to_move = -1
+        self._high = self._lead = self._trump = -1
+        self._n_active = 3
+        self._tricks = [0, 0, 0]
+        self._trick = []
+        self._legal = ()
+        self._m[:] = bytes(ACTION_COUNT)
+        self._after(deal)
+
+    def set_totals(self, totals: tuple[int, int, int], target: int) -> None:
+        """Show the game's totals (after a deal is scored, the new ones)."""
+        for seat in range(3):
+            self._seats(TOTALS, 1, seat, 0, totals[seat] / target)
+
+    def push(self, deal: Deal, event: Event) -> None:
+        """Take in ``event``, just applied to ``deal`` (the deal given to :meth:`start`)."""
+        w = self._w
+        seat = event.seat
+        aid = event.action.id
+        if aid < 32:
+            for i in _HELD_AT[seat][aid]:
+                w[i] = 0.0
+            for i in _PLAYED_AT[seat][aid]:
+                w[i] = 1.0
+            trick = self._trick
+            suit = aid >> 3
+            if not trick:
+                self._lead = suit
+                self._seats(LEADER, 1, seat, 0, 1.0)
+            elif suit != self._lead:
+                self._seats(VOID, 4, seat, self._lead, 1.0)
+                if suit != self._trump:
+                    self._seats(VOID, 4, seat, self._trump, 1.0)
+            trick.append(seat << 5 | aid)
+            if len(trick) == self._n_active:
+                self._end_trick(deal)
+        elif self._phase == _AUCTION:
+            if aid == PASS_ID:
+                self._seats(PASSED_AT, 6, seat, self._high + 1, 1.0)
+                self._seats(IN_AUCTION, 1, seat, 0, 0.0)
+            else:
+                level = aid - BID_BASE
+                self._seats(BID_BY + 3 * level, 1, seat, 0, 1.0)
+                self._shared(HIGH_BID + self._high + 1, 0.0)
+                self._shared(HIGH_BID + level + 1, 1.0)
+                self._high = level
+            declarer = deal.declarer
+            if declarer is not None:
+                self._seats(DECLARER, 1, declarer, 0, 1.0)
+                for card in mask_indices(deal.prikup):
+                    for i in _HELD_AT[declarer][card]:
+                        w[i] = 1.0
+                    w[declarer * W + PRIKUP + card] = 1.0
+        elif aid >= DISCARD_BASE:
+            for held in event.action.cards:
+                x = held.index
+                for i in _HELD_AT[seat][x]:
+                    w[i] = 0.0
+                w[seat * W + DISCARD + x] = 1.0
+                self._shared(FULL_DISCARD + x, 1.0)
+        elif TRUMP_BASE <= aid < TRUMP_BASE + 5:
+            contract = aid - TRUMP_BASE
+            self._shared(CONTRACT + contract, 1.0)
+            self._trump = Contract(contract).trump_suit
+        elif aid in (WHIST_ID, PASS_ID):
+            self._seats(WHIST_ANSWER, 2, seat, 0 if aid == WHIST_ID else 1, 1.0)
+            self._n_active = 1 + len(deal.defenders)
+        self._after(deal)
+
+    def _end_trick(self, deal: Deal) -> None:
+        w = self._w
+        trick = self._trick
+        for packed in trick:
+            for i in _TRICK_AT[packed >> 5][packed & 31]:
+                w[i] = 0.0
+        self._seats(LEADER, 1, trick[0] >> 5, 0, 0.0)
+        self._trick = []
+        tricks = deal.tricks
+        for seat in range(3):
+            if tricks[seat] != self._tricks[seat]:
+                self._seats(TRICKS, 11, seat, self._tricks[seat], 0.0)
+                self._seats(TRICKS, 11, seat, tricks[seat], 1.0)
+                self._tricks[seat] = tricks[seat]
+
+    def _after(self, deal: Deal) -> None:
+        """The phase, the seat to move, the end of the deal and the legal mask."""
+        phase = int(deal.phase)
+        if phase != self._phase:
+            if self._phase >= 0:
+                self._shared(PHASE + self._phase, 0.0)
+            self._shared(PHASE + phase, 1.0)
+            self._phase = phase
+            if phase == _OVER:
+                result = deal.result
+                assert result is not None
+                for seat in range(3):
+                    self._seats(SCORES, 1, seat, 0, result.scores[seat] / SCORE_SCALE)
+            elif phase == _REDEAL:
+                assert deal.redeal is not None
+                self._shared(REDEAL + _REDEALS[deal.redeal], 1.0)
+        to_move = deal.to_move
+        mover = -1 if to_move is None else to_move
+        if mover != self._to_move:
+            if self._to_move >= 0:
+                self._seats(TO_MOVE, 1, self._to_move, 0, 0.0)
+            if mover >= 0:
+                self._seats(TO_MOVE, 1, mover, 0, 1.0)
+            self._to_move = mover
+        m = self._m
+        if phase == _PLAY:
+            bits = deal.legal_play_mask()
+            if self._legal is not _PLAY_BLOCK:
+                for i in self._legal:
+                    m[i] = 0
+                self._legal = _PLAY_BLOCK
+            b = _BYTES8
+            m[0:32] = b[bits & 255] + b[bits >> 8 & 255] + b[bits >> 16 & 255] + b[bits >> 24]
+            return
+        for i in self._legal:
+            m[i] = 0
+        index = INDEX_OF_ID
+        legal = tuple(index[a.id] for a in deal.legal_actions())
+        for i in legal:
+            m[i] = 1
+        self._legal = legal
+
+    # --- reading --------------------------------------------------------------------------
+    def observation(self, seat: int, out: Observation | None = None) -> Observation:
+        """A copy of ``seat``'s observation (into ``out`` when given)."""
+        row: Observation = self.full[seat, :OBSERVATION_SIZE]
+        if out is None:
+            return row.copy()
+        np.copyto(out, row)
+        return out
+
+    def full_observation(self, seat: int, out: Observation | None = None) -> Observation:
+        """A copy of ``seat``'s full (perfect-information) observation."""
+        row: Observation = self.full[seat]
+        if out is None:
+            return row.copy()
+        np.copyto(out, row)
+        return out
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose legal actions :attr:`mask` holds (``None`` once the deal ends)."""
+        return self._to_move if self._to_move >= 0 else None
