@@ -49,6 +49,7 @@ __all__ = [
     "discard_index",
     "index_action",
     "legal_mask",
+    "observation_bounds",
     "observe",
     "observe_full",
 ]
@@ -199,6 +200,25 @@ SCORE_SCALE: Final = 40.0
 DEFAULT_TARGET: Final = 121.0
 
 _REDEALS: Final = {r: i for i, r in enumerate(Redeal)}
+
+
+def observation_bounds(full: bool = False) -> tuple[Observation, Observation]:
+    """The lowest and highest value of each entry (for an observation space): 0 and 1 but
+    for the totals (unbounded), the scores (−1 to 8: −40 to +320 points) and the target.
+
+    >>> low, high = observation_bounds()
+    >>> float(low[SCORES]), float(high[SCORES]), float(high[HAND])
+    (-1.0, 8.0, 1.0)
+    """
+    size = FULL_OBSERVATION_SIZE if full else OBSERVATION_SIZE
+    low = np.zeros(size, np.float32)
+    high = np.ones(size, np.float32)
+    low[TOTALS : TOTALS + 3] = -np.inf
+    high[TOTALS : TOTALS + 3] = np.inf
+    low[SCORES : SCORES + 3] = -1.0
+    high[SCORES : SCORES + 3] = 8.0
+    high[TARGET] = np.inf
+    return low, high
 
 
 def _cards(out: Observation, base: int, mask: int) -> None:

@@ -25,6 +25,7 @@ np.True_
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -83,6 +84,7 @@ _AUCTION, _DISCARD, _TRUMP, _DEFENCE, _PLAY, _OVER, _REDEAL = (int(p) for p in P
 _REDEALS: Final = {r: i for i, r in enumerate(Redeal)}
 
 
+@cache
 def _at(base: int, size: int, seat: int, k: int) -> tuple[int, int, int]:
     """The flat positions, in the rows of seats 0, 1, 2, of entry ``k`` of absolute
     ``seat``'s group in a block of per-relative-seat groups of ``size``."""
@@ -101,6 +103,8 @@ def _held_at(seat: int, card: int) -> tuple[int, int, int]:
 
 
 _HELD_AT = tuple(tuple(_held_at(a, c) for c in range(32)) for a in range(3))
+_LEADER_AT = tuple(_at(LEADER, 1, a, 0) for a in range(3))
+_TO_MOVE_AT = tuple(_at(TO_MOVE, 1, a, 0) for a in range(3))
 _BYTES8 = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
 _PLAY_BLOCK: Final = tuple(range(32))  # the mask holds the play block (indices 0-31)
 
@@ -118,6 +122,7 @@ class DealEncoder:
         "_m",
         "_n_active",
         "_phase",
+        "_rows",
         "_to_move",
         "_trick",
         "_tricks",
@@ -133,6 +138,7 @@ class DealEncoder:
         # memoryviews: item writes cost half of an ndarray's
         self._w: Any = self.full.reshape(-1).data
         self._m: Any = self.mask.data.cast("B")
+        self._rows: tuple[Observation, ...] = tuple(self.full[s, :OBSERVATION_SIZE] for s in range(3))
         self._legal: tuple[int, ...] = ()
         self._phase = self._to_move = self._high = self._lead = self._trump = -1
         self._n_active = 3
@@ -201,16 +207,17 @@ class DealEncoder:
         w = self._w
         seat = event.seat
         aid = event.action.id
-        if aid < 32:
-            for i in _HELD_AT[seat][aid]:
-                w[i] = 0.0
-            for i in _PLAYED_AT[seat][aid]:
-                w[i] = 1.0
+        if aid < 32:  # the hot path: one card, about 15 entries change
+            x, y, z = _HELD_AT[seat][aid]
+            w[x] = w[y] = w[z] = 0.0
+            x, y, z, x2, y2, z2 = _PLAYED_AT[seat][aid]
+            w[x] = w[y] = w[z] = w[x2] = w[y2] = w[z2] = 1.0
             trick = self._trick
             suit = aid >> 3
             if not trick:
                 self._lead = suit
-                self._seats(LEADER, 1, seat, 0, 1.0)
+                x, y, z = _LEADER_AT[seat]
+                w[x] = w[y] = w[z] = 1.0
             elif suit != self._lead:
                 self._seats(VOID, 4, seat, self._lead, 1.0)
                 if suit != self._trump:
@@ -218,6 +225,21 @@ class DealEncoder:
             trick.append(seat << 5 | aid)
             if len(trick) == self._n_active:
                 self._end_trick(deal)
+                if deal.is_over:
+                    self._after(deal)
+                    return
+            mover = deal.to_move
+            assert mover is not None
+            if mover != self._to_move:
+                x, y, z = _TO_MOVE_AT[self._to_move]
+                w[x] = w[y] = w[z] = 0.0
+                x, y, z = _TO_MOVE_AT[mover]
+                w[x] = w[y] = w[z] = 1.0
+                self._to_move = mover
+            bits = deal.legal_play_mask()
+            b = _BYTES8
+            self._m[0:32] = b[bits & 255] + b[bits >> 8 & 255] + b[bits >> 16 & 255] + b[bits >> 24]
+            return
         elif self._phase == _AUCTION:
             if aid == PASS_ID:
                 self._seats(PASSED_AT, 6, seat, self._high + 1, 1.0)
@@ -311,7 +333,7 @@ class DealEncoder:
     # --- reading --------------------------------------------------------------------------
     def observation(self, seat: int, out: Observation | None = None) -> Observation:
         """A copy of ``seat``'s observation (into ``out`` when given)."""
-        row: Observation = self.full[seat, :OBSERVATION_SIZE]
+        row = self._rows[seat]
         if out is None:
             return row.copy()
         np.copyto(out, row)
