@@ -348,6 +348,11 @@ class DealEncoder:
         return out
 
     @property
+    def legal_view(self) -> Any:
+        """The mask as a memoryview of bytes (quicker to index than the array)."""
+        return self._m
+
+    @property
     def to_move(self) -> int | None:
         """The seat whose legal actions :attr:`mask` holds (``None`` once the deal ends)."""
         return self._to_move if self._to_move >= 0 else None

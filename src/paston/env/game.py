@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import index as _index
 from typing import Final
 
 from paston.deal import Deal
@@ -60,10 +61,10 @@ def action_number(action: object) -> int:
     """An action index from an int or a NumPy integer (0-d arrays too); a ValueError for
     anything else, naming it."""
     try:
-        index = int(action.__index__())  # type: ignore[attr-defined]
-    except (AttributeError, TypeError):
-        raise ValueError(f"an action is an integer 0 to {ACTION_COUNT - 1}, not {action!r}") from None
-    if isinstance(action, bool) or not 0 <= index < ACTION_COUNT:
+        index = _index(action)  # type: ignore[arg-type]
+    except TypeError:
+        index = -1
+    if not 0 <= index < ACTION_COUNT or action is True or action is False:
         raise ValueError(f"an action is an integer 0 to {ACTION_COUNT - 1}, not {action!r}")
     return index
 
@@ -86,6 +87,8 @@ class EpisodeGame:
         self.deal: Deal | None = None
         self.done = True
         self.decisions = 0
+        self.to_move: int | None = None
+        """The seat to act (``None`` once the episode is over)."""
         self._rng = random.Random(0)
 
     def reset(self, rng: random.Random) -> None:
@@ -101,6 +104,7 @@ class EpisodeGame:
         self.encoder.start(self.deal, self.totals)
         self.done = False
         self.decisions = 0
+        self.to_move = self.encoder.to_move
 
     def _deal(self, dealer: int) -> Deal:
         while True:  # R1.4, R1.5: a deal void at once is dealt again by the same dealer
@@ -113,10 +117,14 @@ class EpisodeGame:
         """The game's totals (zeros in a one-deal episode)."""
         return self.match.totals if self.match is not None else (0, 0, 0)
 
-    @property
-    def to_move(self) -> int | None:
-        """The seat to act (``None`` once the episode is over)."""
-        return None if self.done else self.encoder.to_move
+    def stop(self) -> None:
+        """End the episode here (truncated, or ended by an illegal action)."""
+        self.done = True
+        self.to_move = None
+
+    def is_legal(self, index: int) -> bool:
+        """Whether the action with this index is legal for the seat to move."""
+        return not self.done and bool(self.encoder.legal_view[index])
 
     def view(self, seat: int) -> DealView:
         """``seat``'s view of the deal in play (the last one once the game is over)."""
@@ -128,7 +136,7 @@ class EpisodeGame:
         engine's error naming the rule."""
         if self.done or self.deal is None:
             return IllegalActionError("R8.3", "episode-over", "the episode is over: reset it")
-        if self.encoder.mask[index]:
+        if self.encoder.legal_view[index]:
             return None
         error = self.deal.why_illegal(ACTIONS[index])
         assert error is not None
@@ -144,6 +152,7 @@ class EpisodeGame:
         event = deal.apply(ACTIONS[index]) if match is None else match.apply(ACTIONS[index])
         self.encoder.push(deal, event)
         if not deal.is_over:
+            self.to_move = self.encoder.to_move
             return None
         scores = deal.scores
         if match is not None:  # the match has scored the deal (R8) and dealt the next
@@ -159,4 +168,5 @@ class EpisodeGame:
             self.encoder.start(self.deal)
         else:
             self.done = True
+        self.to_move = None if self.done else self.encoder.to_move
         return scores

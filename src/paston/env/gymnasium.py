@@ -148,7 +148,7 @@ class PastonEnv(gymnasium.Env[dict[str, Any], Any]):
             if self.illegal_action == "raise":
                 raise error
             if self.illegal_action == "terminate":
-                game.done = True
+                game.stop()
             info = self._info(illegal_action=str(error))
             return self._observation(), self.illegal_reward, game.done, False, info
         scores = game.act(index)
