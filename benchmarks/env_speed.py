@@ -68,7 +68,7 @@ def encoder_loop(seconds: float, seed: int) -> tuple[int, float]:
                 seat = deal.to_move
                 assert seat is not None
                 encoder.observation(seat)
-                legal = np.flatnonzero(encoder.mask)
+                legal = encoder.mask.nonzero()[0]
                 action = ACTIONS[legal[rng.randrange(len(legal))]]
                 encoder.push(deal, deal.apply(action))
                 decisions += 1
@@ -96,7 +96,7 @@ def views_loop(seconds: float, seed: int) -> tuple[int, float]:
                 assert seat is not None
                 view = deal.view(seat)
                 observe(view, obs)
-                legal = np.flatnonzero(legal_mask(view, mask))
+                legal = legal_mask(view, mask).nonzero()[0]
                 deal.apply(ACTIONS[legal[rng.randrange(len(legal))]])
                 decisions += 1
     return decisions, time.perf_counter() - start
@@ -120,7 +120,7 @@ def pettingzoo_loop(seconds: float, seed: int) -> tuple[int, float]:
                 if terminated or truncated:
                     e.step(None)
                     continue
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].nonzero()[0]
                 e.step(legal[rng.randrange(len(legal))])
                 decisions += 1
     return decisions, time.perf_counter() - start
@@ -147,7 +147,7 @@ def gymnasium_loop(seconds: float, seed: int) -> tuple[int, float]:
             obs, _ = e.reset()
             terminated = False
             while not terminated:
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].nonzero()[0]
                 obs, _reward, terminated, _truncated, _info = e.step(legal[rng.randrange(len(legal))])
                 decisions += 1
             total += game.decisions

@@ -34,6 +34,7 @@ from paston.actions import BID_BASE, DISCARD_BASE, PASS_ID, TRUMP_BASE, WHIST_ID
 from paston.cards import mask_indices
 from paston.contracts import Contract
 from paston.encoding import (
+    _ROW_START,
     ACTION_COUNT,
     BID_BY,
     CONTRACT,
@@ -50,7 +51,6 @@ from paston.encoding import (
     HAND,
     HIGH_BID,
     IN_AUCTION,
-    INDEX_OF_ID,
     LEADER,
     OBSERVATION_SIZE,
     PASSED_AT,
@@ -73,6 +73,7 @@ from paston.encoding import (
 )
 from paston.phases import Phase
 from paston.result import Redeal
+from paston.rules import Rules
 
 if TYPE_CHECKING:
     from paston.deal import Deal
@@ -107,6 +108,44 @@ _LEADER_AT = tuple(_at(LEADER, 1, a, 0) for a in range(3))
 _TO_MOVE_AT = tuple(_at(TO_MOVE, 1, a, 0) for a in range(3))
 _BYTES8 = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
 _PLAY_BLOCK: Final = tuple(range(32))  # the mask holds the play block (indices 0-31)
+_NO_ACTION: Final = bytes(ACTION_COUNT)
+_FLOATS8 = tuple(np.array([(b >> i) & 1 for i in range(8)], np.float32).tobytes() for b in range(256))
+# byte offsets of the planes showing a seat's hand: its own, and the other two's hidden hands
+_HAND_PLANES = tuple(tuple(4 * i for i in _held_at(seat, 0)) for seat in range(3))
+
+
+def _plane(mask: int) -> bytes:
+    """A card plane (32 float32, 1.0 for each card of ``mask``) as bytes."""
+    f = _FLOATS8
+    return f[mask & 255] + f[mask >> 8 & 255] + f[mask >> 16 & 255] + f[mask >> 24]
+
+
+_TEMPLATES: dict[tuple[Rules, bool], Observation] = {}
+
+
+def _template(rules: Rules, first_deal: bool) -> Observation:
+    """What every deal under these rules shows before the cards: nobody has passed, no
+    bid, no trick taken, the rule switches and the target."""
+    key = (rules, first_deal)
+    found = _TEMPLATES.get(key)
+    if found is not None:
+        return found
+    rows = np.zeros((3, W), np.float32)
+    for seat in range(3):
+        rows[seat, IN_AUCTION : IN_AUCTION + 3] = 1.0
+        rows[seat, TRICKS : TRICKS + 33 : 11] = 1.0
+        rows[seat, HIGH_BID] = 1.0
+        rows[seat, FIRST_DEAL] = float(first_deal)
+        rows[seat, RULES : RULES + 4] = (
+            rules.lone_defender == "flat",
+            rules.surrender_bonus == 0,
+            rules.all_pass_declarer == "first-bidder",
+            rules.second_dealer == "rotate",
+        )
+        rows[seat, TARGET] = rules.target / DEFAULT_TARGET
+    if len(_TEMPLATES) < 64:
+        _TEMPLATES[key] = rows
+    return rows
 
 
 class DealEncoder:
@@ -128,6 +167,7 @@ class DealEncoder:
         "_tricks",
         "_trump",
         "_w",
+        "_wb",
         "full",
         "mask",
     )
@@ -137,6 +177,7 @@ class DealEncoder:
         self.mask: Mask = np.zeros(ACTION_COUNT, np.int8)
         # memoryviews: item writes cost half of an ndarray's
         self._w: Any = self.full.reshape(-1).data
+        self._wb: Any = self._w.cast("B")
         self._m: Any = self.mask.data.cast("B")
         self._rows: tuple[Observation, ...] = tuple(self.full[s, :OBSERVATION_SIZE] for s in range(3))
         self._legal: tuple[int, ...] = ()
@@ -159,48 +200,34 @@ class DealEncoder:
         """Begin a deal (dealt, no action yet); ``totals`` are the game's before it."""
         if deal.event_count:
             raise ValueError("DealEncoder.start needs a deal before its first action")
-        self.full.fill(0)
-        w = self._w
+        np.copyto(self.full, _template(deal.rules, deal.first_deal))
+        wb = self._wb
         for seat in range(3):
-            for card in mask_indices(deal.hand_mask(seat)):
-                for i in _HELD_AT[seat][card]:
-                    w[i] = 1.0
-            self._seats(IN_AUCTION, 1, seat, 0, 1.0)
-            self._seats(TRICKS, 11, seat, 0, 1.0)
-        for card in mask_indices(deal.prikup):
-            self._shared(FULL_PRIKUP + card, 1.0)
+            plane = _plane(deal.hand_mask(seat))
+            for offset in _HAND_PLANES[seat]:
+                wb[offset : offset + 128] = plane
+        plane = _plane(deal.prikup)
+        for row in range(3):
+            offset = 4 * (row * W + FULL_PRIKUP)
+            wb[offset : offset + 128] = plane
         self._seats(DEALER, 1, deal.dealer, 0, 1.0)
         if deal.first_bidder is not None:
             self._seats(FIRST_BIDDER, 1, deal.first_bidder, 0, 1.0)
-        if deal.first_deal:
-            self._shared(FIRST_DEAL, 1.0)
-        self._shared(HIGH_BID, 1.0)
-        rules = deal.rules
-        for k, on in enumerate(
-            (
-                rules.lone_defender == "flat",
-                rules.surrender_bonus == 0,
-                rules.all_pass_declarer == "first-bidder",
-                rules.second_dealer == "rotate",
-            )
-        ):
-            if on:
-                self._shared(RULES + k, 1.0)
-        self._shared(TARGET, rules.target / DEFAULT_TARGET)
-        self.set_totals(totals, rules.target)
+        self.set_totals(totals, deal.rules.target)
         self._phase = self._to_move = -1
         self._high = self._lead = self._trump = -1
         self._n_active = 3
         self._tricks = [0, 0, 0]
         self._trick = []
         self._legal = ()
-        self._m[:] = bytes(ACTION_COUNT)
+        self._m[:] = _NO_ACTION
         self._after(deal)
 
     def set_totals(self, totals: tuple[int, int, int], target: int) -> None:
         """Show the game's totals (after a deal is scored, the new ones)."""
-        for seat in range(3):
-            self._seats(TOTALS, 1, seat, 0, totals[seat] / target)
+        if totals != (0, 0, 0) or self.full[0, TOTALS : TOTALS + 3].any():
+            for seat in range(3):
+                self._seats(TOTALS, 1, seat, 0, totals[seat] / target)
 
     def push(self, deal: Deal, event: Event) -> None:
         """Take in ``event``, just applied to ``deal`` (the deal given to :meth:`start`)."""
@@ -307,10 +334,13 @@ class DealEncoder:
         to_move = deal.to_move
         mover = -1 if to_move is None else to_move
         if mover != self._to_move:
+            w = self._w
             if self._to_move >= 0:
-                self._seats(TO_MOVE, 1, self._to_move, 0, 0.0)
+                x, y, z = _TO_MOVE_AT[self._to_move]
+                w[x] = w[y] = w[z] = 0.0
             if mover >= 0:
-                self._seats(TO_MOVE, 1, mover, 0, 1.0)
+                x, y, z = _TO_MOVE_AT[mover]
+                w[x] = w[y] = w[z] = 1.0
             self._to_move = mover
         m = self._m
         if phase == _PLAY:
@@ -324,11 +354,14 @@ class DealEncoder:
             return
         for i in self._legal:
             m[i] = 0
-        index = INDEX_OF_ID
-        legal = tuple(index[a.id] for a in deal.legal_actions())
+        if phase == _DISCARD:  # the 66 pairs of the declarer's 12 cards
+            held = mask_indices(deal.hand_mask(self._to_move))
+            legal = [_ROW_START[lo] - lo - 1 + hi for k, lo in enumerate(held) for hi in held[k + 1 :]]
+        else:  # below the discards an index is the engine's action id
+            legal = [a.id for a in deal.legal_actions()]
         for i in legal:
             m[i] = 1
-        self._legal = legal
+        self._legal = tuple(legal)
 
     # --- reading --------------------------------------------------------------------------
     def observation(self, seat: int, out: Observation | None = None) -> Observation:
