@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from paston.actions import BID_BASE, DISCARD_BASE, PASS_ID, TRUMP_BASE, WHIST_ID, Event
-from paston.cards import mask_indices
+from paston.cards import SUIT_MASKS, mask_indices
 from paston.contracts import Contract
 from paston.encoding import (
     _ROW_START,
@@ -74,6 +74,7 @@ from paston.encoding import (
 from paston.phases import Phase
 from paston.result import Redeal
 from paston.rules import Rules
+from paston.tricks import playable
 
 if TYPE_CHECKING:
     from paston.deal import Deal
@@ -105,6 +106,11 @@ def _held_at(seat: int, card: int) -> tuple[int, int, int]:
 
 _HELD_AT = tuple(tuple(_held_at(a, c) for c in range(32)) for a in range(3))
 _LEADER_AT = tuple(_at(LEADER, 1, a, 0) for a in range(3))
+_VOID_AT = tuple(tuple(_at(VOID, 4, a, suit) for suit in range(4)) for a in range(3))
+_TRICKS_AT = tuple(tuple(_at(TRICKS, 11, a, k) for k in range(11)) for a in range(3))
+_PASSED_AT_AT = tuple(tuple(_at(PASSED_AT, 6, a, k) for k in range(6)) for a in range(3))
+_IN_AUCTION_AT = tuple(_at(IN_AUCTION, 1, a, 0) for a in range(3))
+_BID_BY_AT = tuple(tuple(_at(BID_BY + 3 * level, 1, a, 0) for a in range(3)) for level in range(5))
 _TO_MOVE_AT = tuple(_at(TO_MOVE, 1, a, 0) for a in range(3))
 _BYTES8 = tuple(bytes((b >> i) & 1 for i in range(8)) for b in range(256))
 _PLAY_BLOCK: Final = tuple(range(32))  # the mask holds the play block (indices 0-31)
@@ -159,10 +165,10 @@ class DealEncoder:
         "_lead",
         "_legal",
         "_m",
-        "_n_active",
         "_phase",
         "_rows",
         "_to_move",
+        "_totals_shown",
         "_trick",
         "_tricks",
         "_trump",
@@ -182,7 +188,7 @@ class DealEncoder:
         self._rows: tuple[Observation, ...] = tuple(self.full[s, :OBSERVATION_SIZE] for s in range(3))
         self._legal: tuple[int, ...] = ()
         self._phase = self._to_move = self._high = self._lead = self._trump = -1
-        self._n_active = 3
+        self._totals_shown = False
         self._tricks = [0, 0, 0]
         self._trick: list[int] = []
 
@@ -201,6 +207,7 @@ class DealEncoder:
         if deal.event_count:
             raise ValueError("DealEncoder.start needs a deal before its first action")
         np.copyto(self.full, _template(deal.rules, deal.first_deal))
+        self._totals_shown = False
         wb = self._wb
         for seat in range(3):
             plane = _plane(deal.hand_mask(seat))
@@ -216,7 +223,6 @@ class DealEncoder:
         self.set_totals(totals, deal.rules.target)
         self._phase = self._to_move = -1
         self._high = self._lead = self._trump = -1
-        self._n_active = 3
         self._tricks = [0, 0, 0]
         self._trick = []
         self._legal = ()
@@ -225,7 +231,8 @@ class DealEncoder:
 
     def set_totals(self, totals: tuple[int, int, int], target: int) -> None:
         """Show the game's totals (after a deal is scored, the new ones)."""
-        if totals != (0, 0, 0) or self.full[0, TOTALS : TOTALS + 3].any():
+        if totals != (0, 0, 0) or self._totals_shown:
+            self._totals_shown = totals != (0, 0, 0)
             for seat in range(3):
                 self._seats(TOTALS, 1, seat, 0, totals[seat] / target)
 
@@ -245,40 +252,49 @@ class DealEncoder:
                 self._lead = suit
                 x, y, z = _LEADER_AT[seat]
                 w[x] = w[y] = w[z] = 1.0
-            elif suit != self._lead:
-                self._seats(VOID, 4, seat, self._lead, 1.0)
+            elif suit != self._lead:  # R6.2: void in the led suit, and in trump unless trumping
+                x, y, z = _VOID_AT[seat][self._lead]
+                w[x] = w[y] = w[z] = 1.0
                 if suit != self._trump:
-                    self._seats(VOID, 4, seat, self._trump, 1.0)
+                    x, y, z = _VOID_AT[seat][self._trump]
+                    w[x] = w[y] = w[z] = 1.0
             trick.append(seat << 5 | aid)
-            if len(trick) == self._n_active:
+            # The deal's own state is read directly here (the encoder is the engine's fast
+            # path, like Deal.apply's; the tests hold it to the views on every state).
+            if not deal._trick:  # the trick is complete
                 self._end_trick(deal)
-                if deal.is_over:
+                if deal._phase != _PLAY:
                     self._after(deal)
                     return
-            mover = deal.to_move
-            assert mover is not None
+            mover = deal._to_move
             if mover != self._to_move:
                 x, y, z = _TO_MOVE_AT[self._to_move]
                 w[x] = w[y] = w[z] = 0.0
                 x, y, z = _TO_MOVE_AT[mover]
                 w[x] = w[y] = w[z] = 1.0
                 self._to_move = mover
-            bits = deal.legal_play_mask()
+            bits = deal._hands[mover]
+            lead = deal._lead_suit
+            if lead >= 0:  # R6.2, as tricks.playable says: follow suit, else trump, else any
+                bits = bits & SUIT_MASKS[lead] or bits & SUIT_MASKS[self._trump] or bits
             b = _BYTES8
             self._m[0:32] = b[bits & 255] + b[bits >> 8 & 255] + b[bits >> 16 & 255] + b[bits >> 24]
             return
         elif self._phase == _AUCTION:
             if aid == PASS_ID:
-                self._seats(PASSED_AT, 6, seat, self._high + 1, 1.0)
-                self._seats(IN_AUCTION, 1, seat, 0, 0.0)
+                x, y, z = _PASSED_AT_AT[seat][self._high + 1]
+                w[x] = w[y] = w[z] = 1.0
+                x, y, z = _IN_AUCTION_AT[seat]
+                w[x] = w[y] = w[z] = 0.0
             else:
                 level = aid - BID_BASE
-                self._seats(BID_BY + 3 * level, 1, seat, 0, 1.0)
+                x, y, z = _BID_BY_AT[level][seat]
+                w[x] = w[y] = w[z] = 1.0
                 self._shared(HIGH_BID + self._high + 1, 0.0)
                 self._shared(HIGH_BID + level + 1, 1.0)
                 self._high = level
-            declarer = deal.declarer
-            if declarer is not None:
+            declarer = deal._declarer
+            if declarer >= 0:
                 self._seats(DECLARER, 1, declarer, 0, 1.0)
                 for card in mask_indices(deal.prikup):
                     for i in _HELD_AT[declarer][card]:
@@ -297,27 +313,28 @@ class DealEncoder:
             self._trump = Contract(contract).trump_suit
         elif aid in (WHIST_ID, PASS_ID):
             self._seats(WHIST_ANSWER, 2, seat, 0 if aid == WHIST_ID else 1, 1.0)
-            self._n_active = 1 + len(deal.defenders)
         self._after(deal)
 
     def _end_trick(self, deal: Deal) -> None:
         w = self._w
         trick = self._trick
         for packed in trick:
-            for i in _TRICK_AT[packed >> 5][packed & 31]:
-                w[i] = 0.0
-        self._seats(LEADER, 1, trick[0] >> 5, 0, 0.0)
+            x, y, z = _TRICK_AT[packed >> 5][packed & 31]
+            w[x] = w[y] = w[z] = 0.0
+        x, y, z = _LEADER_AT[trick[0] >> 5]
+        w[x] = w[y] = w[z] = 0.0
         self._trick = []
-        tricks = deal.tricks
-        for seat in range(3):
-            if tricks[seat] != self._tricks[seat]:
-                self._seats(TRICKS, 11, seat, self._tricks[seat], 0.0)
-                self._seats(TRICKS, 11, seat, tricks[seat], 1.0)
-                self._tricks[seat] = tricks[seat]
+        winner = deal._done[-1][2]
+        taken = self._tricks[winner]
+        x, y, z = _TRICKS_AT[winner][taken]
+        w[x] = w[y] = w[z] = 0.0
+        x, y, z = _TRICKS_AT[winner][taken + 1]
+        w[x] = w[y] = w[z] = 1.0
+        self._tricks[winner] = taken + 1
 
     def _after(self, deal: Deal) -> None:
         """The phase, the seat to move, the end of the deal and the legal mask."""
-        phase = int(deal.phase)
+        phase = deal._phase
         if phase != self._phase:
             if self._phase >= 0:
                 self._shared(PHASE + self._phase, 0.0)
@@ -331,8 +348,7 @@ class DealEncoder:
             elif phase == _REDEAL:
                 assert deal.redeal is not None
                 self._shared(REDEAL + _REDEALS[deal.redeal], 1.0)
-        to_move = deal.to_move
-        mover = -1 if to_move is None else to_move
+        mover = deal._to_move if phase < _OVER else -1
         if mover != self._to_move:
             w = self._w
             if self._to_move >= 0:
@@ -344,7 +360,7 @@ class DealEncoder:
             self._to_move = mover
         m = self._m
         if phase == _PLAY:
-            bits = deal.legal_play_mask()
+            bits = playable(deal._hands[mover], deal._lead_suit, self._trump)
             if self._legal is not _PLAY_BLOCK:
                 for i in self._legal:
                     m[i] = 0
