@@ -14,6 +14,8 @@ import types
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo")
 
@@ -180,3 +182,36 @@ def test_render_shows_the_table() -> None:
     e.reset(seed=1)
     text = e.render()
     assert isinstance(text, str) and "to move" in text and text.count("seat ") >= 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), picks=st.lists(st.integers(-3, 600), min_size=1, max_size=120))
+def test_any_sequence_of_actions_leaves_a_consistent_game(seed: int, picks: list[int]) -> None:
+    """Legal, illegal and out-of-range actions in any order: refusals change nothing, and
+    every agent's observation stays the one its view gives."""
+    e = pz.raw_env(episode="game", rules="short")
+    e.reset(seed=seed)
+    for pick in picks:
+        if not e.agents:
+            break
+        agent = e.agent_selection
+        if e.terminations[agent] or e.truncations[agent]:
+            e.step(None)
+            continue
+        mask = e.observe(agent)["action_mask"]
+        legal = np.flatnonzero(mask)
+        action = int(legal[pick % len(legal)]) if pick % 2 else pick
+        game = e.game
+        before = (game.deal, game.deal.event_count if game.deal else 0)
+        if not 0 <= action < enc.ACTION_COUNT:
+            with pytest.raises(ValueError):
+                e.step(action)
+            assert (game.deal, game.deal.event_count if game.deal else 0) == before
+            continue
+        e.step(action)
+        if not mask[action]:
+            assert (game.deal, game.deal.event_count if game.deal else 0) == before
+            assert e.agent_selection == agent and "illegal_action" in e.infos[agent]
+        if not game.done:
+            for seat, name in enumerate(pz.AGENTS):
+                assert e.observe(name)["observation"].tobytes() == enc.observe(game.view(seat)).tobytes()
