@@ -100,8 +100,8 @@ _TRICK_AT = tuple(tuple(_at(TRICK, 32, a, c) for c in range(32)) for a in range(
 def _held_at(seat: int, card: int) -> tuple[int, int, int]:
     """Where ``seat`` holding ``card`` shows: its own hand, and the full observations'
     hidden hands of the other two seats."""
-    left, right = (seat - 1) % 3, (seat + 1) % 3  # seat is 1 to its right, 2 to its left
-    return seat * W + HAND + card, left * W + FULL_HANDS + card, right * W + FULL_HANDS + 32 + card
+    before, after = (seat - 1) % 3, (seat + 1) % 3  # they see ``seat`` as relative seat 1, 2
+    return seat * W + HAND + card, before * W + FULL_HANDS + card, after * W + FULL_HANDS + 32 + card
 
 
 _HELD_AT = tuple(tuple(_held_at(a, c) for c in range(32)) for a in range(3))
