@@ -1,0 +1,1 @@
+"""Environments for learning programs: OpenSpiel, PettingZoo and Gymnasium."""
