@@ -70,7 +70,7 @@ def observation_text(table: SpielTable, seat: int, *, public: bool = True, priva
     the auction and the whists said, the trick on the table, tricks taken, scores.
 
     Not perfect recall: the order of the cards of finished tricks is not in it."""
-    parts = [f"p{seat}"]
+    parts = [f"p{seat}"] if private else []
     view = table.view(seat)
     if private and view is not None:
         parts.append(f"hand {_cards(view.hand.mask)}")
@@ -109,7 +109,7 @@ def information_text(table: SpielTable, seat: int, *, public: bool = True, priva
     """The seat's information state: everything it has seen, in order (perfect recall).
 
     A whole game lists the earlier deals first, each as the seat lived it."""
-    parts = [f"p{seat}"]
+    parts = [f"p{seat}"] if private else []
     deals: list[Deal] = []
     if table.match is not None:
         deals = table.match.deals
@@ -146,5 +146,5 @@ def state_text(table: SpielTable) -> str:
         view = deal.public_view(table.totals)
         lines.append(" · ".join(_public(view, table)))
     if table.is_chance:
-        lines.append(f"dealing {len(table.deck)}/32: {' '.join(str(CardSet(1 << c)) for c in table.deck)}")
+        lines.append(" ".join([_dealing(table), *(str(CardSet(1 << c)) for c in table.deck)]))
     return "\n".join(line for line in lines if line)

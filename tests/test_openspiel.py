@@ -1,0 +1,247 @@
+"""The OpenSpiel game ``python_paston``: OpenSpiel's own checks, the frozen playthroughs,
+the deal as chance, hidden information, serialization.
+
+Regenerate the playthroughs after an intended change with
+``PASTON_REGOLD=1 pytest tests/test_openspiel.py -k playthrough`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+generate_playthrough = pytest.importorskip("open_spiel.python.algorithms.generate_playthrough")
+
+from open_spiel.python.observation import make_observation  # noqa: E402
+
+from paston.cards import SEVEN_OF_SPADES  # noqa: E402
+from paston.env import openspiel  # noqa: E402
+from paston.env.spiel_encoding import action_index, index_action  # noqa: E402
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+PLAYTHROUGHS = {
+    "openspiel_python_paston.txt": ("python_paston", 7),
+    "openspiel_python_paston_game.txt": ("python_paston(target=30,whole_game=True)", 3),
+}
+
+
+def _game(params: str = "") -> object:
+    return pyspiel.load_game(f"python_paston({params})" if params else "python_paston")
+
+
+def _random_state(game: object, rng: random.Random, *, stop: float = 1.0) -> object:
+    """A state reached by random play, stopped at a random decision with probability ``stop``."""
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            cards, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(cards, probs)[0])
+            continue
+        if rng.random() < stop / 40:
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+# --- OpenSpiel's own checks -------------------------------------------------------------
+@pytest.mark.parametrize(
+    "params",
+    [
+        "",
+        "dealer=2,first_deal=True",
+        "lone_defender=flat,surrender_bonus=0,all_pass_declarer=first-bidder",
+    ],
+)
+def test_random_sim_test_one_deal(params: str) -> None:
+    pyspiel.random_sim_test(_game(params), num_sims=20, serialize=True, verbose=False)
+
+
+def test_random_sim_test_whole_game() -> None:
+    game = _game("whole_game=True,target=40,max_deals=12,second_dealer=rotate")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def _playthrough_actions(text: str) -> tuple[str, list[int]]:
+    game = re.search(r"^game: (.*)$", text, re.MULTILINE)
+    assert game is not None
+    return game.group(1), [int(a) for a in re.findall(r"^action: (-?\d+)$", text, re.MULTILINE)]
+
+
+@pytest.mark.parametrize("name", sorted(PLAYTHROUGHS))
+def test_frozen_playthrough(name: str) -> None:
+    """OpenSpiel's playthrough (every string, tensor, legal action and return along one
+    seeded game) regenerated from the file's actions equals the file."""
+    path = GOLDEN_DIR / name
+    game_string, seed = PLAYTHROUGHS[name]
+    if os.environ.get("PASTON_REGOLD"):
+        path.write_text(generate_playthrough.playthrough(game_string, None, seed=seed), encoding="utf-8")
+    original = path.read_text(encoding="utf-8")
+    found_game, actions = _playthrough_actions(original)
+    assert found_game == game_string
+    assert generate_playthrough.playthrough(game_string, actions) == original
+
+
+def test_the_game_is_registered_with_its_type() -> None:
+    game = _game()
+    kind = game.get_type()
+    assert kind.short_name == "python_paston"
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert game.num_players() == 3
+    assert game.num_distinct_actions() == openspiel.ACTION_COUNT
+    assert (game.min_utility(), game.max_utility()) == (-40.0, 320.0)
+    assert "python_paston" in pyspiel.registered_names()
+
+
+def test_bad_parameters_are_refused_with_their_name() -> None:
+    with pytest.raises(Exception, match="dealer"):
+        _game("dealer=5")
+    with pytest.raises(Exception, match="lone_defender"):
+        _game("lone_defender=steep")
+    with pytest.raises(ValueError, match="colour"):
+        openspiel.config_from_params({"colour": 1})
+
+
+# --- the deal as chance (R1.2, R1.3) -------------------------------------------------------
+def test_r1_2_the_first_chance_node_is_the_bottom_card_never_seven_of_spades() -> None:
+    state = _game().new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert SEVEN_OF_SPADES not in [c for c, _ in outcomes]
+    assert len(outcomes) == 31
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+
+
+def test_r1_3_the_chance_outcomes_make_the_deck_dealt_by_r1_3() -> None:
+    state = _game().new_initial_state()
+    order = [5, *[c for c in range(32) if c != 5]]  # deck[31] = 5 first, then deck[0..30]
+    for card in order:
+        assert card in [c for c, _ in state.chance_outcomes()]
+        state.apply_action(card)
+    deal = state.table.deal
+    assert deal.deck == (*[c for c in range(32) if c != 5], 5)
+    assert not state.is_chance_node()
+
+
+# --- actions, returns, hidden information ---------------------------------------------------
+def test_legal_actions_are_the_engines_in_the_shared_numbering() -> None:
+    rng = random.Random(11)
+    game = _game()
+    for _ in range(30):
+        state = _random_state(game, rng)
+        if state.is_terminal():
+            assert state.legal_actions() == []
+            continue
+        engine = state.table.legal_actions()
+        assert state.legal_actions() == sorted(action_index(a) for a in engine)
+        assert [index_action(i) for i in state.legal_actions()] == sorted(engine, key=action_index)
+        for i in state.legal_actions():
+            assert state.action_to_string(state.current_player(), i) == str(index_action(i))
+
+
+def test_r7_returns_are_the_deal_scores() -> None:
+    rng = random.Random(5)
+    game = _game()
+    for _ in range(40):
+        state = _random_state(game, rng, stop=0.0)
+        assert state.is_terminal()
+        deal = state.table.deal
+        expected = deal.scores if deal.redeal is None else (0, 0, 0)
+        assert state.returns() == [float(s) for s in expected]
+
+
+def test_r8_a_whole_game_returns_the_totals_and_ends_at_the_target() -> None:
+    rng = random.Random(8)
+    game = _game("whole_game=True,target=30")
+    for _ in range(3):
+        state = _random_state(game, rng, stop=0.0)
+        match = state.table.match
+        assert state.returns() == [float(t) for t in match.totals]
+        assert match.is_over or state.table.dealt_decks == 100
+
+
+def _twin(state: object, seat: int, rng: random.Random) -> object | None:
+    """The same moves from a deck in which two cards hidden from ``seat`` change places
+    (``None`` when the moves are not legal there or the public story differs)."""
+    table = state.table  # type: ignore[attr-defined]
+    deal = table.deal
+    hidden = [c for c in range(32) if not table.view(seat).known_cards().mask >> c & 1]
+    if len(hidden) < 2:
+        return None
+    a, b = rng.sample(hidden, 2)
+    chance = list(table.moves[:32])
+    ia, ib = chance.index(a), chance.index(b)
+    if 0 in (ia, ib) and SEVEN_OF_SPADES in (a, b):
+        return None  # 7S may not go to the bottom
+    chance[ia], chance[ib] = b, a
+    twin = state.get_game().new_initial_state()  # type: ignore[attr-defined]
+    try:
+        for move in chance + [int(x) for x in state.history()[32:]]:  # type: ignore[attr-defined]
+            twin.apply_action(move)
+    except Exception:
+        return None
+    same_story = [(e.seat, e.action.kind) for e in twin.table.deal.events] == [
+        (e.seat, e.action.kind) for e in deal.events
+    ]
+    if not same_story or twin.table.deal.redeal != deal.redeal or str(twin) == str(state):
+        return None  # a different public story, or the same world
+    return twin
+
+
+def test_hidden_cards_change_no_tensor_and_no_string_of_the_seat() -> None:
+    """Worlds that differ only in cards a seat cannot see give it the same observation and
+    information state (tensors and strings)."""
+    rng = random.Random(21)
+    game = _game()
+    info_state = pyspiel.IIGObservationType(perfect_recall=True)
+    observers = [make_observation(game), make_observation(game, info_state)]
+    compared = 0
+    for _ in range(150):
+        state = _random_state(game, rng)
+        if state.is_terminal():
+            continue
+        seat = rng.randrange(3)
+        twin = next((t for t in (_twin(state, seat, rng) for _ in range(8)) if t is not None), None)
+        if twin is None:
+            continue
+        compared += 1
+        for obs in observers:
+            obs.set_from(state, seat)
+            first = obs.tensor.copy()
+            obs.set_from(twin, seat)
+            assert np.array_equal(first, obs.tensor)
+        assert state.observation_string(seat) == twin.observation_string(seat)
+        assert state.information_state_string(seat) == twin.information_state_string(seat)
+    assert compared > 50
+
+
+# --- serialization -----------------------------------------------------------------------------
+def test_serialization_and_pickle_give_the_same_state() -> None:
+    rng = random.Random(3)
+    game = _game("whole_game=True,target=30")
+    for stop in (0.0, 0.5, 1.0):
+        state = _random_state(game, rng, stop=stop)
+        again = game.deserialize_state(state.serialize())
+        assert str(again) == str(state) and again.history() == state.history()
+        copy = pickle.loads(pickle.dumps(state))
+        assert str(copy) == str(state) and copy.legal_actions() == state.legal_actions()
+        _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+        assert restored.information_state_string(0) == state.information_state_string(0)
+
+
+def test_a_clone_is_independent() -> None:
+    rng = random.Random(9)
+    state = _random_state(_game(), rng, stop=1.0)
+    while state.is_terminal():
+        state = _random_state(_game(), rng, stop=1.0)
+    before = str(state)
+    child = state.child(state.legal_actions()[0])
+    assert str(state) == before and str(child) != before
