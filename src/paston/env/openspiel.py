@@ -131,13 +131,10 @@ class PastonState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         """The seat to decide, chance while a deck is dealt, or terminal."""
         t = self.table
-        if t.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if t.is_chance:
-            return int(pyspiel.PlayerId.CHANCE)
         seat = t.to_move
-        assert seat is not None
-        return seat
+        if seat is not None:
+            return seat
+        return _TERMINAL if t.is_over else _CHANCE
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(action_index(a) for a in self.table.legal_actions())
@@ -171,6 +168,8 @@ class PastonState(pyspiel.State):  # type: ignore[misc]
         return state_text(self.table)
 
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 _CARD_CODES = tuple(f"{'789TJQKA'[c & 7]}{'SCDH'[c >> 3]}" for c in range(32))
 
 

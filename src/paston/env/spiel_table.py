@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paston.actions import Action
-from paston.cards import SEVEN_OF_SPADES
+from paston.cards import FULL_DECK_MASK, SEVEN_OF_SPADES, mask_indices
 from paston.deal import Deal
 from paston.match import Match
 from paston.rules import Rules
 from paston.views import DealView
 
-_ALL_CARDS = tuple(range(32))
-_BOTTOM_CHOICES = tuple(c for c in _ALL_CARDS if c != SEVEN_OF_SPADES)
+_BOTTOM_CHOICES = tuple(c for c in range(32) if c != SEVEN_OF_SPADES)
+_CHANCE, _DECISION, _OVER = range(3)
 
 MAX_DECISIONS_PER_DEAL = 8 + 1 + 1 + 2 + 30
 """An upper bound on the decisions of one deal: at most 8 in the auction (5 bids, 3
@@ -94,39 +94,50 @@ class SpielTable:
     order; :func:`replay` rebuilds a table from it (how states are serialized).
     """
 
-    __slots__ = ("config", "deal", "dealt_decks", "deck", "match", "moves")
+    __slots__ = ("_status", "_used", "config", "deal", "dealt_decks", "deck", "match", "moves")
 
     def __init__(self, config: SpielConfig) -> None:
         self.config = config
         self.deck: list[int] = []  # the chance outcomes of the deck being dealt, in order
+        self._used = 0  # the cards of ``deck`` as a mask
         self.deal: Deal | None = None  # the current (or last) deal
         self.match: Match | None = (
             Match(first_dealer=config.dealer, rules=config.rules) if config.whole_game else None
         )
         self.dealt_decks = 0
         self.moves: list[int] = []
+        self._status = _CHANCE
+
+    def _update(self) -> None:
+        """Where the game stands after a move (kept, since OpenSpiel asks often)."""
+        deal = self.deal
+        if deal is None:
+            self._status = _CHANCE
+        elif not deal.is_over:
+            self._status = _DECISION
+        elif self.match is None or self.match.is_over or self.dealt_decks >= self.config.max_deals:
+            self._status = _OVER
+        else:
+            self._status = _CHANCE
 
     # --- where the game stands --------------------------------------------------------
     @property
     def is_chance(self) -> bool:
         """True while a deck is being dealt."""
-        return not self.is_over and (self.deal is None or self.deal.is_over)
+        return self._status == _CHANCE
 
     @property
     def is_over(self) -> bool:
         """True when the game has ended: the one deal is scored or void, or the game
         reached its target (R8.3) or its ``max_deals``."""
-        if self.match is None:
-            return self.deal is not None and self.deal.is_over
-        return self.match.is_over or (
-            self.dealt_decks >= self.config.max_deals and self.deal is not None and self.deal.is_over
-        )
+        return self._status == _OVER
 
     @property
     def to_move(self) -> int | None:
         """The seat to decide, or ``None`` at chance nodes and at the end."""
-        if self.deal is None or self.is_chance:
+        if self._status != _DECISION:
             return None
+        assert self.deal is not None
         return self.deal.to_move
 
     @property
@@ -144,7 +155,7 @@ class SpielTable:
     def returns(self) -> tuple[int, int, int]:
         """At the end: the deal's R7 scores (zeros for a void deal), or a game's totals.
         Zeros before the end (terminal rewards only)."""
-        if not self.is_over:
+        if self._status != _OVER:
             return (0, 0, 0)
         if self.match is not None:
             return self.match.totals
@@ -163,10 +174,7 @@ class SpielTable:
         """The cards the next chance node may choose (each equally likely)."""
         if not self.deck:
             return _BOTTOM_CHOICES
-        used = 0
-        for c in self.deck:
-            used |= 1 << c
-        return tuple(c for c in _ALL_CARDS if not used >> c & 1)
+        return mask_indices(FULL_DECK_MASK ^ self._used)
 
     def deck_position(self) -> int:
         """The deck position the next chance node fills: 31 first, then 0, 1, …, 30."""
@@ -174,22 +182,30 @@ class SpielTable:
 
     def apply_chance(self, card: int) -> None:
         """Place ``card`` at the next deck position; the 32nd card deals the deal."""
-        if not self.is_chance:
+        if self._status != _CHANCE:
             raise ValueError("no deck is being dealt now")
-        if card not in self.chance_cards():
+        if (
+            type(card) is not int
+            or not 0 <= card < 32
+            or self._used >> card & 1
+            or (card == SEVEN_OF_SPADES and not self.deck)
+        ):
             raise ValueError(f"card {card!r} cannot be dealt at deck position {self.deck_position()}")
         self.deck.append(card)
+        self._used |= 1 << card
         self.moves.append(card)
         if len(self.deck) < 32:
             return
         deck = [*self.deck[1:], self.deck[0]]
         self.deck = []
+        self._used = 0
         self.dealt_decks += 1
         if self.match is not None:
             self.deal = self.match.deal_next(deck)
         else:
             cfg = self.config
             self.deal = Deal(deck, dealer=cfg.dealer, rules=cfg.rules, first_deal=cfg.first_deal)
+        self._update()
 
     # --- decisions ---------------------------------------------------------------------
     def legal_actions(self) -> tuple[Action, ...]:
@@ -209,6 +225,8 @@ class SpielTable:
         else:
             self.deal.apply(action)
         self.moves.append(action.id)
+        if self.deal.is_over:
+            self._update()
 
     # --- copies ------------------------------------------------------------------------
     def clone(self) -> SpielTable:
@@ -216,6 +234,8 @@ class SpielTable:
         new = object.__new__(SpielTable)
         new.config = self.config
         new.deck = self.deck.copy()
+        new._used = self._used
+        new._status = self._status
         new.dealt_decks = self.dealt_decks
         new.moves = self.moves.copy()
         if self.match is not None:
