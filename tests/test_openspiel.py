@@ -237,6 +237,15 @@ def test_serialization_and_pickle_give_the_same_state() -> None:
         assert restored.information_state_string(0) == state.information_state_string(0)
 
 
+def test_a_pickled_game_makes_the_same_states() -> None:
+    game = _game("whole_game=True,target=30,lone_defender=flat")
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.config == game.config
+    state = again.new_initial_state()
+    state.apply_action(3)
+    assert state.history() == [3]
+
+
 def test_a_clone_is_independent() -> None:
     rng = random.Random(9)
     state = _random_state(_game(), rng, stop=1.0)

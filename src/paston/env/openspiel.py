@@ -92,17 +92,28 @@ class PastonGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
-        self.config = config_from_params(given)
-        low, high = self.config.utility_range
+        config = config_from_params(given)
+        low, high = config.utility_range
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
             max_chance_outcomes=32,
             num_players=3,
             min_utility=float(low),
             max_utility=float(high),
-            max_game_length=self.config.max_decisions,
+            max_game_length=config.max_decisions,
         )
         super().__init__(GAME_TYPE, info, {**_PARAMETERS, **given})
+        self._config = config
+
+    @property
+    def config(self) -> SpielConfig:
+        """The parameters as a :class:`SpielConfig` (read again from the game's parameters
+        when OpenSpiel unpickled the game without calling ``__init__``)."""
+        try:
+            return self.__dict__["_config"]  # type: ignore[no-any-return]
+        except KeyError:
+            self._config = config_from_params(dict(self.get_parameters()))
+            return self._config
 
     def new_initial_state(self) -> PastonState:
         """A game before its first chance node."""
