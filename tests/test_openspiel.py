@@ -254,3 +254,44 @@ def test_a_clone_is_independent() -> None:
     before = str(state)
     child = state.child(state.legal_actions()[0])
     assert str(state) == before and str(child) != before
+
+
+# --- worlds a seat cannot tell apart ------------------------------------------------------------
+def test_resample_from_infostate_keeps_the_seats_information_and_draws_the_hidden_cards() -> None:
+    rng = random.Random(17)
+    info_state = make_observation(_game(), pyspiel.IIGObservationType(perfect_recall=True))
+    differ = 0
+    for params in ("", "whole_game=True,target=30"):
+        game = _game(params)
+        for _ in range(40):
+            state = _random_state(game, rng)
+            if state.is_terminal() or state.is_chance_node():
+                continue
+            seat = rng.randrange(3)
+            other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            assert other.information_state_string(seat) == state.information_state_string(seat)
+            assert other.observation_string(seat) == state.observation_string(seat)
+            if seat == state.current_player():
+                assert other.legal_actions() == state.legal_actions()
+            if not params:
+                info_state.set_from(state, seat)
+                first = info_state.tensor.copy()
+                info_state.set_from(other, seat)
+                assert np.array_equal(first, info_state.tensor)
+            differ += str(other) != str(state)
+    assert differ > 20
+
+
+def test_openspiel_ismcts_plays_python_paston() -> None:
+    """OpenSpiel's Python information-set MCTS runs on the game: it draws worlds with
+    ``resample_from_infostate`` and plays deals to their end."""
+    ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+    game = _game()
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 30, random_state=np.random.RandomState(1))
+    bots = [bot, pyspiel.make_uniform_random_bot(1, 1), pyspiel.make_uniform_random_bot(2, 2)]
+    low, high = game.min_utility(), game.max_utility()
+    for seed in range(3):
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+        assert len(returns) == 3 and all(low <= r <= high for r in returns)

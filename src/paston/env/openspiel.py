@@ -23,11 +23,14 @@ and the rule switches ``lone_defender``, ``surrender_bonus``, ``all_pass_declare
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from paston.actions import Action
 from paston.env.spiel_encoding import (
     ACTION_COUNT,
     INFO_STATE_SIZE,
@@ -37,6 +40,7 @@ from paston.env.spiel_encoding import (
     write_info_state,
     write_observation,
 )
+from paston.env.spiel_resample import resample
 from paston.env.spiel_table import SpielConfig, SpielTable
 from paston.env.spiel_text import information_text, observation_text, state_text
 from paston.rules import Rules
@@ -177,6 +181,18 @@ class PastonState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return state_text(self.table)
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> PastonState:
+        """A state ``player_id`` cannot tell from this one, the hidden cards drawn anew
+        (:mod:`paston.env.spiel_resample`; for OpenSpiel's Python ``ismcts``)."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        table = resample(self.table, player_id, rng)
+        state = PastonState(self.get_game())
+        for move in table.moves:
+            state.apply_action(move if state.is_chance_node() else action_index(Action.from_id(move)))
+        return state
 
 
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
