@@ -131,6 +131,32 @@ def test_r1_3_the_chance_outcomes_make_the_deck_dealt_by_r1_3() -> None:
     assert not state.is_chance_node()
 
 
+def _jack_seven_prikup_deck() -> list[int]:
+    rest = [c for c in range(32) if c not in (0, 4)]  # all but 7S and JS
+    return [*rest[:6], 4, 0, *rest[6:]]  # deck[6:8] is the prikup (R1.3)
+
+
+def _deal(state: object, deck: list[int]) -> None:
+    for card in (deck[31], *deck[:31]):
+        state.apply_action(card)  # type: ignore[attr-defined]
+
+
+def test_r1_5_a_void_first_deal_ends_the_one_deal_game_with_zero_returns() -> None:
+    state = _game("first_deal=True").new_initial_state()
+    _deal(state, _jack_seven_prikup_deck())
+    assert state.is_terminal() and state.returns() == [0.0, 0.0, 0.0]
+    assert "redeal jack-seven-prikup" in state.observation_string(1)
+
+
+def test_r1_6_in_a_whole_game_a_void_deal_is_dealt_again_by_the_same_dealer() -> None:
+    state = _game("whole_game=True,dealer=1").new_initial_state()
+    _deal(state, _jack_seven_prikup_deck())
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 31
+    _deal(state, [*range(1, 31), 0, 31])
+    deal = state.table.deal
+    assert deal.dealer == 1 and deal.first_deal and state.table.dealt_decks == 2
+
+
 # --- actions, returns, hidden information ---------------------------------------------------
 def test_legal_actions_are_the_engines_in_the_shared_numbering() -> None:
     rng = random.Random(11)
