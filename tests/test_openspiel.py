@@ -321,3 +321,19 @@ def test_openspiel_ismcts_plays_python_paston() -> None:
     for seed in range(3):
         returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
         assert len(returns) == 3 and all(low <= r <= high for r in returns)
+
+
+def test_openspiels_rl_environment_runs_python_paston() -> None:
+    """OpenSpiel's ``rl_environment`` (the loop of its DQN, NFSP and policy-gradient
+    examples) plays the game: information-state tensors in, the deal's scores out."""
+    rl_environment = pytest.importorskip("open_spiel.python.rl_environment")
+    env = rl_environment.Environment("python_paston")
+    assert env.observation_spec()["info_state"] == (openspiel.INFO_STATE_SIZE,)
+    assert env.action_spec()["num_actions"] == openspiel.ACTION_COUNT
+    rng = np.random.RandomState(0)
+    for _ in range(3):
+        step = env.reset()
+        while not step.last():
+            seat = step.observations["current_player"]
+            step = env.step([rng.choice(step.observations["legal_actions"][seat])])
+        assert step.rewards == env.get_state.returns()
