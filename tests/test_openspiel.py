@@ -337,3 +337,30 @@ def test_openspiels_rl_environment_runs_python_paston() -> None:
             seat = step.observations["current_player"]
             step = env.step([rng.choice(step.observations["legal_actions"][seat])])
         assert step.rewards == env.get_state.returns()
+
+
+def test_the_information_state_tensor_holds_what_the_string_holds() -> None:
+    """Perfect recall within a deal: over many plays of a few decks, two states give a seat
+    the same information-state tensor exactly when they give it the same string."""
+    game = _game()
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(4)
+    by_string: dict[str, bytes] = {}
+    by_tensor: dict[bytes, str] = {}
+    for deck_seed in range(4):
+        deck = list(range(32))
+        random.Random(deck_seed).shuffle(deck)
+        if deck[31] == SEVEN_OF_SPADES:
+            deck[30], deck[31] = deck[31], deck[30]
+        for _ in range(15):
+            state = game.new_initial_state()
+            _deal(state, deck)
+            while not state.is_terminal():
+                for seat in range(3):
+                    text = state.information_state_string(seat)
+                    observer.set_from(state, seat)
+                    tensor = observer.tensor.tobytes()
+                    assert by_string.setdefault(text, tensor) == tensor
+                    assert by_tensor.setdefault(tensor, text) == text
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert len(by_string) > 1000
