@@ -364,3 +364,18 @@ def test_the_information_state_tensor_holds_what_the_string_holds() -> None:
                     assert by_tensor.setdefault(tensor, text) == text
                 state.apply_action(rng.choice(state.legal_actions()))
     assert len(by_string) > 1000
+
+
+def test_the_speed_loops_of_env_speed_run() -> None:
+    """benchmarks/env_speed.py's OpenSpiel loops play (a tiny run; the figures come from
+    the script)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "env_speed.py"
+    spec = importlib.util.spec_from_file_location("env_speed", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name in ("openspiel-paston", "openspiel-skat"):
+        decisions, elapsed = module.LOOPS[name](0.01, 0)
+        assert decisions > 20 and elapsed > 0
