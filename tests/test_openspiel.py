@@ -23,7 +23,12 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 
 from paston.cards import SEVEN_OF_SPADES  # noqa: E402
 from paston.env import openspiel  # noqa: E402
-from paston.env.spiel_encoding import action_index, index_action  # noqa: E402
+from paston.env.spiel_encoding import (  # noqa: E402
+    action_index,
+    index_action,
+    write_info_state,
+    write_observation,
+)
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 PLAYTHROUGHS = {
@@ -337,6 +342,47 @@ def test_openspiels_rl_environment_runs_python_paston() -> None:
             seat = step.observations["current_player"]
             step = env.step([rng.choice(step.observations["legal_actions"][seat])])
         assert step.rewards == env.get_state.returns()
+
+
+@pytest.mark.parametrize(
+    "params", ["", "whole_game=True,target=40", "first_deal=True,lone_defender=flat,surrender_bonus=0"]
+)
+def test_the_tensors_kept_action_by_action_equal_those_read_from_the_views(params: str) -> None:
+    """A state played forward keeps a ``DealEncoder``; a clone reads its views: both give
+    every seat the same tensors at every state."""
+    game = _game(params)
+    rng = random.Random(6)
+    sizes = (openspiel.OBSERVATION_SIZE, openspiel.INFO_STATE_SIZE)
+    writers = (write_observation, write_info_state)
+    checked = 0
+
+    def check(state: object) -> None:
+        table = state.table  # type: ignore[attr-defined]
+        assert table.encoder is not None or table.deal is None
+        copy = table.clone()
+        assert copy.encoder is None
+        for seat in range(3):
+            for size, write in zip(sizes, writers, strict=True):
+                kept, read = np.ones(size, np.float32), np.ones(size, np.float32)
+                write(table, seat, kept)
+                write(copy, seat, read)
+                assert np.array_equal(kept, read)
+
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                if not state.table.deck:
+                    check(state)
+                    checked += 1
+                cards, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(cards, probs)[0])
+            else:
+                check(state)
+                checked += 1
+                state.apply_action(rng.choice(state.legal_actions()))
+        check(state)
+    assert checked > 200
 
 
 def test_the_information_state_tensor_holds_what_the_string_holds() -> None:

@@ -56,32 +56,36 @@ PLAYS: Final = DEALT + 32
 INFO_STATE_SIZE: Final = PLAYS + PLAY_SLOTS * PLAY_WIDTH
 
 
-def write_observation(table: SpielTable, seat: int, out: Tensor) -> None:
-    """Write the seat's observation into ``out`` (zeros while the first deck is dealt)."""
+def write_observation(table: SpielTable, seat: int, out: Tensor) -> bool:
+    """Write the seat's observation into ``out`` (zeros while the first deck is dealt):
+    from the table's :class:`~paston.encoding_fast.DealEncoder` when it has one (tests
+    hold the two equal), else from the seat's view. False while the first deck is dealt."""
+    encoder = table.encoder
+    if encoder is not None:
+        encoder.observation(seat, out)
+        return True
     view = table.view(seat)
     if view is None:
         out.fill(0.0)
-        return
+        return False
     observe(view, out)
+    return True
 
 
 def write_info_state(table: SpielTable, seat: int, out: Tensor) -> None:
     """Write the seat's information state (observation, hand as dealt, every card played
     in order) into ``out``."""
-    view = table.view(seat)
-    if view is None:
-        out.fill(0.0)
-        return
-    observe(view, out[:OBSERVATION_SIZE])
     out[OBSERVATION_SIZE:] = 0.0
+    if not write_observation(table, seat, out[:OBSERVATION_SIZE]):
+        return
     deal = table.deal
     assert deal is not None
     for c in mask_indices(deal.dealt[seat]):
         out[DEALT + c] = 1.0
     base = PLAYS
-    for event in view.history:
-        if event.kind is Kind.PLAY:
-            assert event.action is not None
+    for event in deal.events:  # the cards played are public: every seat saw them in order
+        action = event.action
+        if action.kind is Kind.PLAY:
             out[base + (event.seat - seat) % 3] = 1.0
-            out[base + 3 + event.action.cards[0].index] = 1.0
+            out[base + 3 + action.id] = 1.0
             base += PLAY_WIDTH

@@ -30,6 +30,7 @@ from typing import Any
 from paston.actions import Action
 from paston.cards import FULL_DECK_MASK, SEVEN_OF_SPADES, mask_indices
 from paston.deal import Deal
+from paston.encoding_fast import DealEncoder
 from paston.match import Match
 from paston.rules import Rules
 from paston.views import DealView
@@ -94,7 +95,7 @@ class SpielTable:
     order; :func:`replay` rebuilds a table from it (how states are serialized).
     """
 
-    __slots__ = ("_status", "_used", "config", "deal", "dealt_decks", "deck", "match", "moves")
+    __slots__ = ("_status", "_used", "config", "deal", "dealt_decks", "deck", "encoder", "match", "moves")
 
     def __init__(self, config: SpielConfig) -> None:
         self.config = config
@@ -106,6 +107,9 @@ class SpielTable:
         )
         self.dealt_decks = 0
         self.moves: list[int] = []
+        # every seat's observation of the current deal, kept up to date action by action
+        # (a clone has none: it reads its views instead; see paston.env.spiel_encoding)
+        self.encoder: DealEncoder | None = None
         self._status = _CHANCE
 
     def _update(self) -> None:
@@ -200,11 +204,14 @@ class SpielTable:
         self.deck = []
         self._used = 0
         self.dealt_decks += 1
+        totals = self.totals
         if self.match is not None:
             self.deal = self.match.deal_next(deck)
         else:
             cfg = self.config
             self.deal = Deal(deck, dealer=cfg.dealer, rules=cfg.rules, first_deal=cfg.first_deal)
+        self.encoder = DealEncoder()
+        self.encoder.start(self.deal, totals)
         self._update()
 
     # --- decisions ---------------------------------------------------------------------
@@ -219,13 +226,16 @@ class SpielTable:
         """Apply the decision of the seat to move (an illegal one raises and changes nothing)."""
         if self.to_move is None:
             raise ValueError("no seat decides now")
-        assert self.deal is not None
-        if self.match is not None:
-            self.match.apply(action)
-        else:
-            self.deal.apply(action)
+        deal = self.deal
+        assert deal is not None
+        event = self.match.apply(action) if self.match is not None else deal.apply(action)
         self.moves.append(action.id)
-        if self.deal.is_over:
+        encoder = self.encoder
+        if encoder is not None:
+            encoder.push(deal, event)
+        if deal.is_over:
+            if encoder is not None and self.match is not None:
+                encoder.set_totals(self.match.totals, self.config.rules.target)
             self._update()
 
     # --- copies ------------------------------------------------------------------------
@@ -236,6 +246,7 @@ class SpielTable:
         new.deck = self.deck.copy()
         new._used = self._used
         new._status = self._status
+        new.encoder = None
         new.dealt_decks = self.dealt_decks
         new.moves = self.moves.copy()
         if self.match is not None:
