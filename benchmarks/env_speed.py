@@ -10,7 +10,13 @@ actions of the player to move at every decision, as a learning program would:
   ``last()``, a random action from ``action_mask``, ``step``;
 - ``gymnasium``: ``gymnasium.make("paston/Paston-v0", opponents="random")``: ``step`` with a
   random action from ``action_mask``; the two random computer players' decisions (through
-  their views) happen inside and are counted separately.
+  their views) happen inside and are counted separately;
+- ``openspiel-paston``, ``openspiel-skat``: OpenSpiel's ``python_paston``
+  (``paston.env.openspiel``) and its built-in C++ ``skat``, the same loop: the mover's
+  observation tensor written in place (``make_observation(game).set_from``),
+  ``legal_actions()``, ``apply_action``; chance nodes (the deal) sampled, not counted;
+- ``rlcard-doudizhu``: RLCard's DouDizhu (``pip install rlcard``): ``step`` with a random
+  legal action (RLCard builds the observation in ``step``).
 
     python benchmarks/env_speed.py [--seconds 2] [--trials 5] [--only pettingzoo,...]
 
@@ -152,6 +158,60 @@ def gymnasium_loop(seconds: float, seed: int) -> tuple[int, float]:
                 decisions += 1
             total += game.decisions
     BOT_DECISIONS[0] += total - decisions
+    return decisions, time.perf_counter() - start
+
+
+def _openspiel_loop(game_string: str, seconds: float, seed: int) -> tuple[int, float]:
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    import paston.env.openspiel  # noqa: F401  (registers python_paston)
+
+    game = pyspiel.load_game(game_string)
+    observation = make_observation(game)
+    rng = random.Random(seed)
+    choice, choices = rng.choice, rng.choices
+    decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(5):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(choices(outcomes, probs)[0])
+                    continue
+                observation.set_from(state, state.current_player())
+                state.apply_action(choice(state.legal_actions()))
+                decisions += 1
+    return decisions, time.perf_counter() - start
+
+
+@loop("openspiel-paston")
+def openspiel_paston_loop(seconds: float, seed: int) -> tuple[int, float]:
+    return _openspiel_loop("python_paston", seconds, seed)
+
+
+@loop("openspiel-skat")
+def openspiel_skat_loop(seconds: float, seed: int) -> tuple[int, float]:
+    return _openspiel_loop("skat", seconds, seed)
+
+
+@loop("rlcard-doudizhu")
+def rlcard_doudizhu_loop(seconds: float, seed: int) -> tuple[int, float]:
+    import rlcard
+
+    rng = random.Random(seed)
+    env = rlcard.make("doudizhu", config={"seed": seed})
+    decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            decisions += 1
     return decisions, time.perf_counter() - start
 
 
