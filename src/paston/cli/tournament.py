@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from paston.cli.common import (
     parse_rules,
     progress_bar,
 )
+from paston.cli.executors import open_executor, ray_option
 from paston.cli.text import count
 from paston.eval.stats import bootstrap_ci, summarize
 from paston.eval.tournament import DealResultRow, run_tournament
@@ -72,6 +72,7 @@ def tournament(
     resamples: int = typer.Option(2000, "--bootstrap", min=100, max=100_000, help="Bootstrap resamples."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
+    ray: str | None = ray_option(),
 ) -> None:
     """Compare two computer players in a duplicate tournament.
 
@@ -86,22 +87,22 @@ def tournament(
         raise typer.BadParameter("give two different players", param_hint="--players")
     if out is not None:
         output_file(out, "--out", force=force)
-    n_workers = workers or os.cpu_count() or 1
+    executor = open_executor(workers, ray)
     all_rows: list[list[DealResultRow]] = []
     start = time.perf_counter()
     f = None
     try:
         f = open(out, "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
-        with progress_bar("duplicate deals", quiet) as progress:
+        with executor, progress_bar("duplicate deals", quiet) as progress:
             task = progress.add_task("deals", total=deals)
             for rows in run_tournament(
                 a,
                 b,
                 deals=deals,
                 seed=seed,
-                workers=n_workers,
                 rules=rule_set,
                 progress=lambda k: progress.advance(task, k),
+                executor=executor,
             ):
                 all_rows.append(rows)
                 if f is not None:
@@ -145,7 +146,7 @@ def tournament(
         parts = ", ".join(f"{k} {v / total:.0%}" for k, v in sorted(mix.items(), key=lambda kv: -kv[1]))
         console.print(f"{name} declared {count(total, 'time')}: {parts or '—'}", markup=False)
     console.print(
-        f"{count(deals, 'deal')} in {elapsed:.1f} s with {count(n_workers, 'worker')}"
+        f"{count(deals, 'deal')} in {elapsed:.1f} s with {executor.describe()}"
         + (f"; records in {out}" if out is not None else ""),
         markup=False,
     )
