@@ -14,8 +14,10 @@ import dataclasses
 import logging
 import os
 import re
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -135,6 +137,22 @@ def test_cli_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert_fails(
         invoke("selfplay", "--deals", 1, "-o", tmp_path / "s.jsonl", "--ray"), "Ray is not installed"
     )
+
+
+def test_cli_unreachable_cluster_fails_fast_and_names_the_address(ray_address: str, tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port that nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    start = time.perf_counter()
+    out = tmp_path / "t.jsonl"
+    result = tournament("--ray", f"127.0.0.1:{port}", "--out", out)
+    assert_fails(result, f"cannot reach the Ray cluster at 127.0.0.1:{port}", "ray start --head", code=1)
+    assert time.perf_counter() - start < 15
+    assert not out.exists()
+
+
+def test_cli_workers_and_ray_together_are_refused(tmp_path: Path) -> None:
+    assert_fails(tournament("--workers", 2, "--ray"), "--workers or --ray, not both", code=2)
 
 
 # --- paston selfplay ------------------------------------------------------------------------------

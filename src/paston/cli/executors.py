@@ -26,7 +26,7 @@ from paston.eval.distributed import LOCAL, RayUnavailableError, make_executor
 from paston.eval.executor import Executor
 
 RAY_HELP = (
-    "Run the deals on Ray: alone, a local Ray instance (ray.init()); with an address "
+    "Spread the work over Ray: alone, a local Ray instance (ray.init()); with an address "
     "(HEAD:6379, auto, ray://HOST:10001), an existing cluster. Needs pip install 'paston\\[ray]'."
 )
 
@@ -59,6 +59,8 @@ def ray_option() -> str | None:
 def open_executor(workers: int, ray: str | None) -> Executor:
     """The executor for ``--workers`` (0: one per core) or ``--ray``; an error exit
     naming the problem when Ray is missing or its cluster cannot be reached."""
+    if ray is not None and workers:
+        fail("--workers: give --workers or --ray, not both (Ray runs one deal per CPU of the cluster)", 2)
     try:
         return make_executor(workers=workers or os.cpu_count() or 1, ray_address=ray)
     except RayUnavailableError as err:

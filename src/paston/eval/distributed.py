@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -52,6 +53,29 @@ def _run_job(fn: Callable[[Any], Any], job: Any, threads: str) -> Any:
     return fn(job)
 
 
+def reachable(address: str, timeout: float = 10.0) -> None:
+    """Refuse at once a ``HOST:PORT`` that nothing answers on (``ray.init`` would wait on
+    it for many minutes); other forms (``auto``, ``ray://…``) are left to Ray.
+
+    >>> reachable("auto")
+    >>> try:
+    ...     reachable("no-such-host.invalid:6379", timeout=1)
+    ... except RayUnavailableError as err:
+    ...     print(str(err).split(":")[0])
+    cannot reach the Ray cluster at no-such-host.invalid
+    """
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in address:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as err:
+        raise RayUnavailableError(
+            f"cannot reach the Ray cluster at {address}: {err.strerror or err} "
+            "(is `ray start --head` running there, and the port open?)"
+        ) from None
+
+
 def _import_ray() -> Any:
     try:
         return importlib.import_module("ray")
@@ -71,6 +95,8 @@ class RayExecutor(ExecutorBase):
         self._ray = ray
         self.address = None if address in (None, LOCAL) else address
         self._started = False
+        if self.address is not None:
+            reachable(self.address)
         if not ray.is_initialized():
             init.setdefault("logging_level", logging.WARNING)
             init.setdefault("include_dashboard", False)
@@ -136,4 +162,4 @@ def make_executor(*, workers: int, ray_address: str | None) -> Executor:
     return SerialExecutor() if workers <= 1 else PoolExecutor(workers)
 
 
-__all__ = ["LOCAL", "RayExecutor", "RayUnavailableError", "make_executor", "ray_wanted"]
+__all__ = ["LOCAL", "RayExecutor", "RayUnavailableError", "make_executor", "ray_wanted", "reachable"]
