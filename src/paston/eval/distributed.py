@@ -59,10 +59,10 @@ def reachable(address: str, timeout: float = 10.0) -> None:
 
     >>> reachable("auto")
     >>> try:
-    ...     reachable("no-such-host.invalid:6379", timeout=1)
+    ...     reachable("127.0.0.1:1", timeout=1)  # nothing listens on port 1
     ... except RayUnavailableError as err:
-    ...     print(str(err).split(":")[0])
-    cannot reach the Ray cluster at no-such-host.invalid
+    ...     print(str(err).split(": ")[0])
+    cannot reach the Ray cluster at 127.0.0.1:1
     """
     host, sep, port = address.rpartition(":")
     if not sep or not port.isdigit() or "/" in address:
