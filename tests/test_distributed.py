@@ -230,6 +230,22 @@ def test_selfplay_refuses_to_overwrite_or_to_resume_past_the_end(tmp_path: Path)
     assert_fails(selfplay(tmp_path / "no" / "s.jsonl", "--deals", 1), "does not exist", code=2)
 
 
+@pytest.mark.parametrize(
+    "other", [("--seed", 6), ("--rules", "short"), ("--games", 3), ("-p", "random,heuristic,heuristic")]
+)
+def test_selfplay_resume_refuses_a_file_made_with_other_options(
+    tmp_path: Path, other: tuple[object, ...]
+) -> None:
+    out = tmp_path / "s.jsonl"
+    assert_ok(selfplay(out, "--deals", 2, "-q", "-w", 1))
+    before = out.read_bytes()
+    args = ["--deals", 3, "-q", "--resume", *other]
+    if "--games" in other:
+        args = args[2:]
+    assert_fails(selfplay(out, *args), "is not record 1 of these options", code=2)
+    assert out.read_bytes() == before
+
+
 # --- the example ------------------------------------------------------------------------------------
 def test_example_ray_tournament_runs_on_its_own_local_ray() -> None:
     env = {**os.environ, "PASTON_PIMC_THREADS": "1"}

@@ -24,7 +24,7 @@ from paston.cli.common import (
 )
 from paston.cli.executors import open_executor, ray_option
 from paston.cli.text import count
-from paston.eval.selfplay import Unit, complete_lines, run_selfplay
+from paston.eval.selfplay import SelfplayJob, Unit, complete_lines, resumable, run_selfplay
 
 
 def selfplay(
@@ -81,6 +81,13 @@ def selfplay(
             fail(f"cannot read {out}: {err.strerror}")
         if done > total:
             fail(f"--resume: {out} already holds {count(done, 'record')}, more than the {total} asked for", 2)
+        last = SelfplayJob(unit, done - 1, (a, b, c), seed, rule_set.to_dict(), max_deals)
+        if done and not resumable(out, last):
+            fail(
+                f"--resume: the last record of {out} is not record {done - 1} of these options; "
+                "give the --seed, --players, --rules, --max-deals and --games/--deals of the first run",
+                2,
+            )
     else:
         output_file(out, "--out", force=force)
         done = 0

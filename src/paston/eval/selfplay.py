@@ -84,6 +84,14 @@ def complete_lines(path: Path) -> int:
     return data.count(b"\n", 0, keep)
 
 
+def resumable(path: Path, job: SelfplayJob) -> bool:
+    """Whether the last line of ``path`` is the record ``job`` makes: a file begun with
+    other options (seed, players, rules, unit) cannot be finished with these."""
+    with open(path, "rb") as f:
+        lines = f.read().splitlines()
+    return bool(lines) and lines[-1].decode("utf-8", "replace") == selfplay_line(job)
+
+
 def run_selfplay(
     unit: Unit,
     count: int,
@@ -106,4 +114,12 @@ def run_selfplay(
         yield line
 
 
-__all__ = ["SelfplayJob", "Unit", "complete_lines", "run_selfplay", "selfplay_line", "selfplay_match"]
+__all__ = [
+    "SelfplayJob",
+    "Unit",
+    "complete_lines",
+    "resumable",
+    "run_selfplay",
+    "selfplay_line",
+    "selfplay_match",
+]
