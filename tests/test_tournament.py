@@ -32,7 +32,7 @@ from paston.rules import Rules
 
 def timeless(row: DealResultRow) -> DealResultRow:
     """A row without its decision times (the only part that may vary between runs)."""
-    return dataclasses.replace(row, decision_seconds=(0.0, 0.0, 0.0))
+    return dataclasses.replace(row, decision_times=tuple(tuple(0.0 for _ in t) for t in row.decision_times))
 
 
 # --- seatings -----------------------------------------------------------------------------------
@@ -142,8 +142,7 @@ def row(
         defenders,
         tricks,
         whist,
-        seconds,
-        decisions,
+        tuple(tuple(s / d for _ in range(d)) for s, d in zip(seconds, decisions, strict=True)),  # type: ignore[arg-type]
         {},
     )
 
@@ -163,7 +162,7 @@ ROWS = [
             (0.2, 0.2, 0.2), (4, 4, 4)),
         # B declares clubs and fails against a lone defender (A)
         row(1, (B, A, A), (-20, 20, 0), 0, "played", "clubs", (5, 5, 0), ((1, True), (2, False)),
-            (0.3, 0.1, 0.1), (10, 10, 0)),
+            (0.3, 0.1, 0.1), (10, 10, 1)),
     ],
 ]  # fmt: skip
 
@@ -191,11 +190,16 @@ def test_summarize_by_hand() -> None:
     # (seat 1 whist, seat 2 pass); B in row 1 (seat 2 pass) and row 3 (seat 2 pass)
     assert (a.whist_asked, a.whisted, a.whist_rate) == (4, 2, 0.5)
     assert (b.whist_asked, b.whisted, b.whist_rate) == (2, 0, 0.0)
-    # decision times: A 0.3 + 0.0 + 0.2 + 0.2 s over 20 + 1 + 4 + 10 decisions
-    assert a.seconds == pytest.approx(0.7) and a.decisions == 35
-    assert a.mean_decision_ms == pytest.approx(20.0)
-    assert b.seconds == pytest.approx(1.6) and b.decisions == 33
+    # decision times: A 0.3 + 0.0 + 0.2 + 0.2 s over 20 + 1 + 4 + 11 decisions
+    assert sum(a.times) == pytest.approx(0.7) and a.decisions == 36
+    assert a.mean_decision_ms == pytest.approx(700 / 36)
+    assert sum(b.times) == pytest.approx(1.6) and b.decisions == 33
     assert b.mean_decision_ms == pytest.approx(1600 / 33)
+    # A's 36 decisions: 10 of 10 ms, 10 of 20 ms (row 1), 1 of 0 ms (row 2), 4 of 50 ms
+    # (row 3), 10 of 10 ms and 1 of 100 ms (row 4): the median is 10 ms, the 99th
+    # percentile (nearest rank: the 36th) 100 ms
+    assert a.median_decision_ms == pytest.approx(10.0)
+    assert a.p99_decision_ms == pytest.approx(100.0)
 
 
 def test_empty_summary() -> None:

@@ -40,7 +40,7 @@ from paston.bots.heuristic import (
     whist_preferences,
 )
 from paston.bots.knowledge import Knowledge, World
-from paston.bots.pimc import DEFAULT_LEVEL, PimcPlayer
+from paston.bots.pimc import DEFAULT_LEVEL, Level, PimcPlayer
 from paston.cards import JACK_OF_SPADES, SEVEN_OF_SPADES, SUIT_MASKS
 from paston.contracts import Contract, allowed_trumps
 from paston.solver import Solver
@@ -309,6 +309,18 @@ class InferenceSampler:
         return out
 
 
+INFER_LEVELS: dict[int, Level] = {
+    1: Level(play=4, bid=4, discard=3, discards_tried=3, whist=3),
+    2: Level(play=6, bid=6, discard=4, discards_tried=4, whist=4),
+    # about pimc:3's time per decision: weighting 8 draws per world costs about as much
+    # as solving the worlds it saves
+    3: Level(play=10, bid=8, discard=6, discards_tried=6, whist=6),
+    4: Level(play=24, bid=16, discard=10, discards_tried=10, whist=10),
+    5: Level(play=24, bid=16, discard=10, discards_tried=12, whist=10, timed=True),
+}
+"""The worlds each level of ``infer`` samples (level 5 by time, as ``pimc:5``)."""
+
+
 class InferPlayer(PimcPlayer):
     """``pimc`` valuing worlds drawn by :class:`InferenceSampler` (registered as ``infer``).
 
@@ -338,4 +350,5 @@ class InferPlayer(PimcPlayer):
             time_budget=time_budget,
             sampler=InferenceSampler(model),
             threads=threads,
+            settings=INFER_LEVELS.get(level),
         )

@@ -133,6 +133,7 @@ class PimcPlayer:
         time_budget: float | None = None,
         sampler: WorldSampler | None = None,
         threads: int | None = None,
+        settings: Level | None = None,
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"pimc level must be 1 to 5, not {level!r}")
@@ -141,7 +142,8 @@ class PimcPlayer:
         self.level = level
         self.time_budget = time_budget
         self._deadline = float("inf")
-        self.settings = LEVELS[level]
+        self.settings = LEVELS[level] if settings is None else settings
+        """How many worlds each kind of decision samples (``LEVELS[level]`` unless given)."""
         self._rng = random.Random(seed)
         self.solver = solver if solver is not None else default_solver()
         self.sampler: WorldSampler = sampler if sampler is not None else uniform_worlds

@@ -21,8 +21,10 @@ from paston.cli.common import (
 )
 from paston.cli.executors import open_executor, ray_option
 from paston.cli.text import count
+from paston.eval.checkpoint import Checkpoint, CheckpointError
 from paston.eval.stats import bootstrap_ci, summarize
-from paston.eval.tournament import DealResultRow, run_tournament
+from paston.eval.tournament import ARRANGEMENT_COUNT, DealResultRow, run_tournament
+from paston.rules import Rules
 
 MIN_DEALS_FOR_CI = 30
 """Below this many deals no confidence interval is printed and no significance claimed:
@@ -51,6 +53,37 @@ def verdict(mean: float, lo: float, hi: float, deals: int) -> str:
     return f"{mean:+.2f} points per deal, {interval} ({claim})"
 
 
+def open_checkpoint(
+    path: Path | None, players: tuple[str, str], seed: int, rules: Rules
+) -> Checkpoint | None:
+    """The ``--checkpoint`` file opened (or started), or a clear error."""
+    if path is None:
+        return None
+    try:
+        return Checkpoint.open(path, players, seed=seed, rules=rules)
+    except CheckpointError as err:
+        fail(f"--checkpoint: {err}")
+    except OSError as err:
+        fail(f"--checkpoint: cannot use {path}: {err.strerror}")
+
+
+def keep_records(out: Path, lines: int) -> None:
+    """On resuming: keep the first ``lines`` records of ``--out`` (those of the deals the
+    checkpoint holds), dropping any of an unfinished deal; an error if it has fewer."""
+    try:
+        with open(out, "rb") as f:
+            data = f.read().split(b"\n")
+    except FileNotFoundError:
+        fail(f"--out {out} does not exist, but the checkpoint holds finished deals: resume without --out")
+    except OSError as err:
+        fail(f"cannot read {out}: {err.strerror}")
+    whole = data[:-1]
+    if len(whole) < lines:
+        fail(f"--out {out} holds {len(whole)} records, fewer than the checkpoint's {lines}")
+    with open(out, "r+b") as f:
+        f.truncate(sum(len(line) + 1 for line in whole[:lines]))
+
+
 def tournament(
     players: str = typer.Option(
         ...,
@@ -72,6 +105,13 @@ def tournament(
     resamples: int = typer.Option(2000, "--bootstrap", min=100, max=100_000, help="Bootstrap resamples."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     force: bool = typer.Option(False, "--force", help="Overwrite the --out file if it exists."),
+    checkpoint: Path | None = typer.Option(
+        None,
+        "--checkpoint",
+        dir_okay=False,
+        help="Keep each finished deal's results in this file, and go on from it if it exists "
+        "(the same players, seed and rules): a stopped tournament resumes where it stopped.",
+    ),
     ray: str | None = ray_option(),
 ) -> None:
     """Compare two computer players in a duplicate tournament.
@@ -85,16 +125,21 @@ def tournament(
     a, b = names
     if a == b:
         raise typer.BadParameter("give two different players", param_hint="--players")
+    saved = open_checkpoint(checkpoint, (a, b), seed, rule_set)
+    all_rows: list[list[DealResultRow]] = saved.done[:deals] if saved else []
     if out is not None:
-        output_file(out, "--out", force=force)
+        if all_rows:
+            keep_records(out, ARRANGEMENT_COUNT * len(all_rows))
+        else:
+            output_file(out, "--out", force=force)
     executor = open_executor(workers, ray)
-    all_rows: list[list[DealResultRow]] = []
     start = time.perf_counter()
     f = None
     try:
-        f = open(out, "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
+        mode = "a" if all_rows else "w"
+        f = open(out, mode, encoding="utf-8") if out is not None else None  # noqa: SIM115
         with executor, progress_bar("duplicate deals", quiet) as progress:
-            task = progress.add_task("deals", total=deals)
+            task = progress.add_task("deals", total=deals, completed=len(all_rows))
             for rows in run_tournament(
                 a,
                 b,
@@ -102,6 +147,7 @@ def tournament(
                 seed=seed,
                 rules=rule_set,
                 progress=lambda k: progress.advance(task, k),
+                start=len(all_rows),
                 executor=executor,
             ):
                 all_rows.append(rows)
@@ -109,11 +155,15 @@ def tournament(
                     for row in rows:
                         f.write(json.dumps(row.record, ensure_ascii=False, separators=(",", ":")) + "\n")
                     f.flush()
+                if saved is not None:
+                    saved.append(rows)
     except OSError as err:
-        fail(f"cannot write {out}: {err.strerror}")
+        fail(f"cannot write {err.filename or out}: {err.strerror}")
     finally:
         if f is not None:
             f.close()
+        if saved is not None:
+            saved.close()
     elapsed = time.perf_counter() - start
     summary = summarize(all_rows, a, b)
     console = out_console()
@@ -122,7 +172,7 @@ def tournament(
         title=f"Duplicate tournament: {count(deals, 'deal')} × 6 seatings, seed {seed}", show_edge=False
     )
     points = "points/deal [95% CI]" if with_ci else "points/deal"
-    for col in ("player", points, "made", "surr.", "whist", "ms/dec."):
+    for col in ("player", points, "made", "surr.", "whist"):
         table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
     for name in (a, b):
         s = summary[name]
@@ -133,9 +183,21 @@ def tournament(
             f"{s.make_rate:.1%}",
             f"{s.surrender_rate:.1%}",
             f"{s.whist_rate:.1%}",
-            f"{s.mean_decision_ms:.2f}",
         )
     console.print(table)
+    times = Table(title="Decision times (ms)", show_edge=False)
+    for col in ("player", "decisions", "mean", "median", "p99"):
+        times.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+    for name in (a, b):
+        s = summary[name]
+        times.add_row(
+            name,
+            f"{s.decisions:,}",
+            f"{s.mean_decision_ms:.2f}",
+            f"{s.median_decision_ms:.2f}",
+            f"{s.p99_decision_ms:.2f}",
+        )
+    console.print(times)
     diff = [x - y for x, y in zip(summary[a].per_deal, summary[b].per_deal, strict=True)]
     lo, hi = bootstrap_ci(diff, resamples=resamples, seed=seed)
     mean = sum(diff) / len(diff)
@@ -145,8 +207,9 @@ def tournament(
         total = sum(mix.values())
         parts = ", ".join(f"{k} {v / total:.0%}" for k, v in sorted(mix.items(), key=lambda kv: -kv[1]))
         console.print(f"{name} declared {count(total, 'time')}: {parts or '—'}", markup=False)
+    resumed = f" (resumed after {count(len(saved.done), 'deal')})" if saved and saved.done else ""
     console.print(
-        f"{count(deals, 'deal')} in {elapsed:.1f} s with {executor.describe()}"
+        f"{count(deals, 'deal')} in {elapsed:.1f} s with {executor.describe()}{resumed}"
         + (f"; records in {out}" if out is not None else ""),
         markup=False,
     )

@@ -7,6 +7,7 @@ intervals, make, surrender and whist rates, contract mix, decision times.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections import Counter
@@ -42,8 +43,7 @@ class BotSummary:
     contracts: Counter[str] = field(default_factory=Counter)
     whist_asked: int = 0
     whisted: int = 0
-    seconds: float = 0.0
-    decisions: int = 0
+    times: list[float] = field(default_factory=list)  # seconds of each decision
 
     @property
     def mean(self) -> float:
@@ -67,9 +67,37 @@ class BotSummary:
         return self.whisted / self.whist_asked if self.whist_asked else 0.0
 
     @property
+    def decisions(self) -> int:
+        """Decisions taken."""
+        return len(self.times)
+
+    @property
     def mean_decision_ms(self) -> float:
         """Mean time per decision."""
-        return 1000 * self.seconds / self.decisions if self.decisions else 0.0
+        return 1000 * statistics.fmean(self.times) if self.times else 0.0
+
+    @property
+    def median_decision_ms(self) -> float:
+        """Median time per decision."""
+        return 1000 * statistics.median(self.times) if self.times else 0.0
+
+    @property
+    def p99_decision_ms(self) -> float:
+        """The 99th percentile of the time per decision (nearest rank)."""
+        return 1000 * percentile(self.times, 0.99) if self.times else 0.0
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile (0 < q ≤ 1) of the values.
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.99), percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5)
+    (5.0, 3.0)
+    """
+    if not values:
+        raise ValueError("no values")
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
 
 
 def summarize(rows_by_deal: Sequence[Sequence[DealResultRow]], a: str, b: str) -> dict[str, BotSummary]:
@@ -82,8 +110,7 @@ def summarize(rows_by_deal: Sequence[Sequence[DealResultRow]], a: str, b: str) -
             for seat, name in enumerate(row.arrangement):
                 total[name] += row.scores[seat]
                 seats[name] += 1
-                out[name].seconds += row.decision_seconds[seat]
-                out[name].decisions += row.decisions[seat]
+                out[name].times.extend(row.decision_times[seat])
             if row.declarer is not None:
                 who = out[row.arrangement[row.declarer]]
                 who.declared += 1

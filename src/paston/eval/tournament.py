@@ -48,9 +48,21 @@ class DealResultRow:
     defenders: tuple[int, ...]
     tricks: tuple[int, int, int]
     whist_answers: tuple[tuple[int, bool], ...]  # (seat, said whist)
-    decision_seconds: tuple[float, float, float]
-    decisions: tuple[int, int, int]
+    decision_times: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
+    """Seconds each decision of each seat took, in order."""
     record: dict[str, Any]
+
+    @property
+    def decision_seconds(self) -> tuple[float, float, float]:
+        """Seconds spent deciding, per seat."""
+        t = self.decision_times
+        return sum(t[0]), sum(t[1]), sum(t[2])
+
+    @property
+    def decisions(self) -> tuple[int, int, int]:
+        """Decisions taken, per seat."""
+        t = self.decision_times
+        return len(t[0]), len(t[1]), len(t[2])
 
 
 def _deal_deck(seed: int | str, k: int) -> tuple[random.Random, int]:
@@ -71,16 +83,14 @@ def play_duplicate_deal(
         match = Match(first_dealer=first_dealer, rules=rules, seats=names)
         while match.needs_deck and match.completed_deals == 0:
             match.deal_next(shuffled_deck(deck_rng))
-        seconds = [0.0, 0.0, 0.0]
-        counts = [0, 0, 0]
+        times: list[list[float]] = [[], [], []]
         while match.deal is not None:
             seat = match.to_move
             assert seat is not None
             view = match.view(seat)
             start = time.perf_counter()
             action = players[seat].choose(view)
-            seconds[seat] += time.perf_counter() - start
-            counts[seat] += 1
+            times[seat].append(time.perf_counter() - start)
             match.apply(action, seat)
         deal = match.deals[-1]
         result = deal.result
@@ -101,8 +111,7 @@ def play_duplicate_deal(
                 defenders=result.defenders,
                 tricks=result.tricks,
                 whist_answers=tuple(answers),
-                decision_seconds=(seconds[0], seconds[1], seconds[2]),
-                decisions=(counts[0], counts[1], counts[2]),
+                decision_times=(tuple(times[0]), tuple(times[1]), tuple(times[2])),
                 record=to_record(match),
             )
         )
@@ -123,16 +132,19 @@ def run_tournament(
     workers: int = 1,
     rules: Rules | None = None,
     progress: Callable[[int], None] | None = None,
+    start: int = 0,
     executor: Executor | None = None,
 ) -> Iterator[list[DealResultRow]]:
-    """Yield the rows of each deal in order (deal 0, 1, …), using ``workers`` processes,
-    or the ``executor`` given (a Ray cluster: :mod:`paston.eval.distributed`), which the
-    caller closes.
+    """Yield the rows of each deal in order (deal ``start``, ``start + 1``, … up to
+    ``deals - 1``), using ``workers`` processes, or the ``executor`` given (a Ray
+    cluster: :mod:`paston.eval.distributed`), which the caller closes.
 
-    The output does not depend on the number of workers, nor on the executor.
+    The output does not depend on the number of workers, nor on the executor, nor on
+    where it starts: deal ``k`` is the same deal, played by the same seeded bots, in
+    every run of the seed.
     """
     rules = rules or Rules()
-    jobs = [(k, a, b, seed, rules.to_dict()) for k in range(deals)]
+    jobs = [(k, a, b, seed, rules.to_dict()) for k in range(start, deals)]
     with PoolExecutor(workers) if executor is None else nullcontext(executor) as ex:
         for rows in ex.map(_worker, jobs):
             if progress:

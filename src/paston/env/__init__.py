@@ -1,0 +1,6 @@
+"""Paston for learning programs: PettingZoo (:mod:`paston.env.pettingzoo`) and Gymnasium
+(:mod:`paston.env.gymnasium`) environments over the encodings of :mod:`paston.encoding`,
+and the OpenSpiel game ``python_paston`` (:mod:`paston.env.openspiel`).
+
+They need the optional extras: ``pip install 'paston[envs]'``, ``pip install 'paston[openspiel]'``.
+"""
