@@ -211,7 +211,8 @@ def test_selfplay_resume_after_a_crash_gives_the_uninterrupted_file(ray_address:
     assert_ok(result)
     assert "4 deals (after 3 records kept)" in flat(result.stderr)
     assert cut.read_bytes() == data
-    assert_ok(selfplay(cut, "--deals", 7, "--resume", "-q"))  # nothing left to do
+    done = selfplay(cut, "--deals", 7, "--resume", "--ray", "127.0.0.1:1")  # nothing left: no Ray needed
+    assert "already holds all 7 records" in flat(assert_ok(done) + done.stderr)
     assert cut.read_bytes() == data
     fresh = tmp_path / "fresh.jsonl"
     assert_ok(selfplay(fresh, "--deals", 7, "--resume", "-q", "-w", 2))  # no file yet: a plain run

@@ -91,6 +91,10 @@ def selfplay(
     else:
         output_file(out, "--out", force=force)
         done = 0
+    if done == total:
+        if not quiet:
+            err_console().print(f"{out} already holds all {count(total, 'record')}", markup=False)
+        return
     executor = open_executor(workers, ray)
     console = err_console()
     start = time.perf_counter()
