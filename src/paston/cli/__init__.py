@@ -14,10 +14,12 @@ import typer
 from paston import __version__
 from paston.cli.check import check
 from paston.cli.common import players_epilog
+from paston.cli.executors import OptionalRayCommand
 from paston.cli.hint import hint
 from paston.cli.play import play
 from paston.cli.replay import replay
 from paston.cli.score import score, sheet_app
+from paston.cli.selfplay import selfplay
 from paston.cli.serve import serve
 from paston.cli.simulate import simulate
 from paston.cli.solve import analyze, solve
@@ -41,7 +43,8 @@ app.add_typer(sheet_app, name="sheet")
 app.command()(solve)
 app.command()(analyze)
 app.command()(hint)
-app.command(epilog=players_epilog())(tournament)
+app.command(epilog=players_epilog(), cls=OptionalRayCommand)(tournament)
+app.command(epilog=players_epilog(), cls=OptionalRayCommand)(selfplay)
 app.command()(serve)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from paston.cli.common import (
     parse_rules,
     progress_bar,
 )
+from paston.cli.executors import open_executor, ray_option
 from paston.cli.text import count
 from paston.eval.checkpoint import Checkpoint, CheckpointError
 from paston.eval.stats import bootstrap_ci, summarize
@@ -112,6 +112,7 @@ def tournament(
         help="Keep each finished deal's results in this file, and go on from it if it exists "
         "(the same players, seed and rules): a stopped tournament resumes where it stopped.",
     ),
+    ray: str | None = ray_option(),
 ) -> None:
     """Compare two computer players in a duplicate tournament.
 
@@ -131,23 +132,23 @@ def tournament(
             keep_records(out, ARRANGEMENT_COUNT * len(all_rows))
         else:
             output_file(out, "--out", force=force)
-    n_workers = workers or os.cpu_count() or 1
+    executor = open_executor(workers, ray)
     start = time.perf_counter()
     f = None
     try:
         mode = "a" if all_rows else "w"
         f = open(out, mode, encoding="utf-8") if out is not None else None  # noqa: SIM115
-        with progress_bar("duplicate deals", quiet) as progress:
+        with executor, progress_bar("duplicate deals", quiet) as progress:
             task = progress.add_task("deals", total=deals, completed=len(all_rows))
             for rows in run_tournament(
                 a,
                 b,
                 deals=deals,
                 seed=seed,
-                workers=n_workers,
                 rules=rule_set,
                 progress=lambda k: progress.advance(task, k),
                 start=len(all_rows),
+                executor=executor,
             ):
                 all_rows.append(rows)
                 if f is not None:
@@ -208,7 +209,7 @@ def tournament(
         console.print(f"{name} declared {count(total, 'time')}: {parts or '—'}", markup=False)
     resumed = f" (resumed after {count(len(saved.done), 'deal')})" if saved and saved.done else ""
     console.print(
-        f"{count(deals, 'deal')} in {elapsed:.1f} s with {count(n_workers, 'worker')}{resumed}"
+        f"{count(deals, 'deal')} in {elapsed:.1f} s with {executor.describe()}{resumed}"
         + (f"; records in {out}" if out is not None else ""),
         markup=False,
     )

@@ -12,17 +12,16 @@ apply), which also makes each play a valid one-deal ``paston/1`` record.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import random
 import time
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from paston.bots.base import make_player
-from paston.bots.worlds import THREADS_ENV
 from paston.dealing import shuffled_deck
+from paston.eval.executor import Executor, PoolExecutor
 from paston.match import Match
 from paston.record import to_record
 from paston.result import Outcome
@@ -124,12 +123,6 @@ def _worker(args: tuple[int, str, str, int | str, dict[str, Any]]) -> list[DealR
     return play_duplicate_deal(k, a, b, seed=seed, rules=Rules.from_dict(rules))
 
 
-def _one_solver_thread() -> None:
-    """In a worker process: pimc solves its worlds on one thread (unless the environment
-    says otherwise), since the processes already use the cores."""
-    os.environ.setdefault(THREADS_ENV, "1")
-
-
 def run_tournament(
     a: str,
     b: str,
@@ -140,27 +133,20 @@ def run_tournament(
     rules: Rules | None = None,
     progress: Callable[[int], None] | None = None,
     start: int = 0,
+    executor: Executor | None = None,
 ) -> Iterator[list[DealResultRow]]:
     """Yield the rows of each deal in order (deal ``start``, ``start + 1``, … up to
-    ``deals - 1``), using ``workers`` processes.
+    ``deals - 1``), using ``workers`` processes, or the ``executor`` given (a Ray
+    cluster: :mod:`paston.eval.distributed`), which the caller closes.
 
-    The output does not depend on the number of workers, nor on where it starts: deal
-    ``k`` is the same deal, played by the same seeded bots, in every run of the seed.
+    The output does not depend on the number of workers, nor on the executor, nor on
+    where it starts: deal ``k`` is the same deal, played by the same seeded bots, in
+    every run of the seed.
     """
     rules = rules or Rules()
     jobs = [(k, a, b, seed, rules.to_dict()) for k in range(start, deals)]
-    if workers <= 1:
-        for job in jobs:
-            rows = _worker(job)
-            if progress:
-                progress(1)
-            yield rows
-        return
-    ctx = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    )
-    with ctx.Pool(workers, initializer=_one_solver_thread) as pool:
-        for rows in pool.imap(_worker, jobs, chunksize=1):
+    with PoolExecutor(workers) if executor is None else nullcontext(executor) as ex:
+        for rows in ex.map(_worker, jobs):
             if progress:
                 progress(1)
             yield rows
