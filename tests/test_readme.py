@@ -148,6 +148,7 @@ def test_readme_documents_every_subcommand() -> None:
         "analyze",
         "hint",
         "tournament",
+        "selfplay",
         "verify",
     }
 
