@@ -139,9 +139,12 @@ class Bus:
                 client = Redis.from_url(self.url, decode_responses=True, socket_connect_timeout=1.0)
                 self._pubsub = client.pubsub()
                 self._confirmed.clear()
+                mine = worker_channel(self.me)
+                self._confirmed[mine] = asyncio.Event()
+                await self._pubsub.subscribe(mine)  # first: the listener needs a connection
                 listen = asyncio.get_running_loop().create_task(self._listen())
                 try:
-                    await self._subscribe(worker_channel(self.me))
+                    await asyncio.wait_for(self._confirmed[mine].wait(), 5.0)
                     for table_id in list(self._tables):
                         await self._subscribe(table_channel(table_id))
                     self.connected.set()

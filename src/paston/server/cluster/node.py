@@ -259,6 +259,20 @@ class ClusterNode:
             if conn.hangup is not None:
                 conn.hangup_task = asyncio.ensure_future(conn.hangup())
 
+    def state(self) -> dict[str, Any]:
+        """This worker in the cluster (``GET /api/cluster``): its name, the tables it owns
+        with their fencing tokens, its gateway and tunnelled connections, the tables it
+        took over and the table messages it published."""
+        return {
+            "worker": self.me,
+            "owned": {t: f for t, f in sorted(self.owned.items()) if t in self.manager.tables},
+            "gateways": len(self.gates),
+            "tunnels": len(self.tunnels),
+            "takeovers": self.takeovers,
+            "published": self.bus.published,
+            "redis": self.bus.connected.is_set(),
+        }
+
     # --- placing ----------------------------------------------------------------------------
     async def place(self, table_id: str) -> str | None:
         """Where the table is played: ``None`` here (claimed now if nobody owned it), or
@@ -297,6 +311,10 @@ class ClusterNode:
     def install(self, app: FastAPI) -> None:
         """Serve ``/ws/tables/{id}`` through the cluster (instead of only locally)."""
         self.app = app
+
+        @app.get("/api/cluster")
+        async def cluster_state() -> dict[str, Any]:
+            return self.state()
 
         @app.websocket("/ws/tables/{table_id}")
         async def table_socket(websocket: WebSocket, table_id: str) -> None:
