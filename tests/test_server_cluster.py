@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from datetime import UTC, datetime
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,7 +85,7 @@ def action_rows(database: str, table: str) -> list[dict[str, Any]]:
     engine = create_engine(normalize_url(database))
     with engine.connect() as c:
         rows = c.execute(
-            text("SELECT seq, seat, action, command_id, fence FROM actions WHERE table_id = :t ORDER BY seq"),
+            text("SELECT seq, seat, action, command_id, fence, created FROM actions WHERE table_id = :t ORDER BY seq"),
             {"t": table},
         )
         out = [dict(r._mapping) for r in rows]
@@ -133,3 +134,80 @@ def test_one_owner_per_table_moves_through_any_worker_and_fenced_commits(
     states = [w.request("GET", "/api/cluster")[1] for w in workers]
     assert [table in s["owned"] for s in states] == [True, False, False]
     assert states[0]["published"] > 0  # the messages of the seats at w1 and w2, one per change
+
+
+def test_a_worker_killed_mid_deal_loses_no_move_and_its_tables_move_within_5_seconds(
+    workers: list[Worker], redis_server: RedisServer, database: str
+) -> None:
+    tables = [seated(workers, k) for k in range(3)]  # table k is made, so owned, at worker k
+    names = [w.request("GET", "/api/cluster")[1]["worker"] for w in workers]
+    assert owners(redis_server, [t for t, _ in tables]) == names
+    urls = [w.ws_base for w in workers]
+    seats = [[Seat(t, i, tokens[i], urls, at=k + i) for i in range(3)] for k, (t, tokens) in enumerate(tables)]
+    doomed, victim = tables[1][0], workers[1]
+    moved: dict[str, float] = {}
+
+    async def kill_mid_deal() -> None:
+        while max(s.last_version for s in seats[1]) < 5:  # a few moves into the first deal
+            await asyncio.sleep(0.02)
+        at = max(s.last_version for s in seats[1])
+        await asyncio.to_thread(victim.kill)
+        killed = time.monotonic()
+        while not moved.get("owner"):
+            owner = owners(redis_server, [doomed])[0]
+            if owner and owner != names[1]:
+                moved["owner"] = time.monotonic() - killed
+            await asyncio.sleep(0.05)
+        while max(s.last_version for s in seats[1]) <= at + 1:
+            await asyncio.sleep(0.05)
+        moved["move"] = time.monotonic() - killed
+
+    play([s for group in seats for s in group], 180, kill_mid_deal)
+    for group in seats:
+        assert all(s.finished for s in group), [(s.errors, s.last_version, s.trace[-6:]) for s in group]
+    for (table, _), group in zip(tables, seats, strict=True):
+        check_game(database, workers[0], table, group)
+    print(f"failover after kill -9: {moved}")
+    assert moved["owner"] < 5.0, moved
+    assert owners(redis_server, [doomed])[0] in (names[0], names[2])
+    fences = {r["fence"] for r in action_rows(database, doomed)}
+    assert len(fences) >= 2  # moves committed by the dead owner, then by the one that took over
+    assert sum(s.reconnects for s in seats[1]) >= 1
+
+
+def test_redis_stopped_and_started_again_leaves_no_table_with_two_owners(
+    workers: list[Worker], redis_server: RedisServer, database: str
+) -> None:
+    tables = [seated(workers, k, target=20) for k in range(2)]
+    urls = [w.ws_base for w in workers]
+    seats = [[Seat(t, i, tokens[i], urls, at=k + i + 1) for i in range(3)] for k, (t, tokens) in enumerate(tables)]
+    samples: list[list[dict[str, int]]] = []
+    restarted: list[datetime] = []
+
+    def sample() -> None:
+        samples.append([w.request("GET", "/api/cluster")[1]["owned"] for w in workers])
+
+    async def partition() -> None:
+        while min(s.last_version for group in seats for s in group) < 3:
+            await asyncio.sleep(0.02)
+        redis_server.stop()
+        for _ in range(50):  # 5 s without Redis: every lease runs out
+            await asyncio.to_thread(sample)
+            await asyncio.sleep(0.1)
+        redis_server.start()  # empty: every key is gone
+        restarted.append(datetime.now(UTC))
+        for _ in range(50):
+            await asyncio.to_thread(sample)
+            await asyncio.sleep(0.1)
+
+    play([s for group in seats for s in group], 180, partition)
+    for group in seats:
+        assert all(s.finished for s in group), [(s.errors, s.last_version, s.trace[-6:]) for s in group]
+    for (table, _), group in zip(tables, seats, strict=True):
+        check_game(database, workers[2], table, group)
+        holders = [sum(table in owned for owned in sample) for sample in samples]
+        assert max(holders) <= 1, holders
+        assert 0 in holders  # given up while Redis was away
+        rows = action_rows(database, table)
+        later = [r["fence"] for r in rows if r["created"] > restarted[0]]
+        assert all(f > rows[0]["fence"] for f in later)  # after Redis came back: a new owner's token
