@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from datetime import UTC, datetime
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +85,9 @@ def action_rows(database: str, table: str) -> list[dict[str, Any]]:
     engine = create_engine(normalize_url(database))
     with engine.connect() as c:
         rows = c.execute(
-            text("SELECT seq, seat, action, command_id, fence, created FROM actions WHERE table_id = :t ORDER BY seq"),
+            text(
+                "SELECT seq, seat, action, command_id, fence, created FROM actions WHERE table_id = :t ORDER BY seq"
+            ),
             {"t": table},
         )
         out = [dict(r._mapping) for r in rows]
@@ -143,7 +145,9 @@ def test_a_worker_killed_mid_deal_loses_no_move_and_its_tables_move_within_5_sec
     names = [w.request("GET", "/api/cluster")[1]["worker"] for w in workers]
     assert owners(redis_server, [t for t, _ in tables]) == names
     urls = [w.ws_base for w in workers]
-    seats = [[Seat(t, i, tokens[i], urls, at=k + i) for i in range(3)] for k, (t, tokens) in enumerate(tables)]
+    seats = [
+        [Seat(t, i, tokens[i], urls, at=k + i) for i in range(3)] for k, (t, tokens) in enumerate(tables)
+    ]
     doomed, victim = tables[1][0], workers[1]
     moved: dict[str, float] = {}
 
@@ -180,7 +184,9 @@ def test_redis_stopped_and_started_again_leaves_no_table_with_two_owners(
 ) -> None:
     tables = [seated(workers, k, target=20) for k in range(2)]
     urls = [w.ws_base for w in workers]
-    seats = [[Seat(t, i, tokens[i], urls, at=k + i + 1) for i in range(3)] for k, (t, tokens) in enumerate(tables)]
+    seats = [
+        [Seat(t, i, tokens[i], urls, at=k + i + 1) for i in range(3)] for k, (t, tokens) in enumerate(tables)
+    ]
     samples: list[list[dict[str, int]]] = []
     restarted: list[datetime] = []
 

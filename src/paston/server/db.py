@@ -309,21 +309,21 @@ class ActionLog:
                 for row, done in group:
                     if done.done():
                         continue
-                    if row["table_id"] in refused:
+                    if (row["table_id"], row.get("fence")) in refused:
                         done.set_exception(FencedOut(f"table {row['table_id']} has another owner now"))
                     else:
                         done.set_result(None)
-                for table_id in refused:
+                for table_id in dict.fromkeys(table_id for table_id, _ in refused):
                     if self.on_fenced is not None:
                         self.on_fenced(table_id)
 
-    def _refused(self, cursor: Any, rows: list[dict[str, Any]]) -> set[str]:
-        """The tables of ``rows`` whose row does not hold the rows' fencing token (each
-        checked row stays locked until the transaction ends)."""
-        refused: set[str] = set()
+    def _refused(self, cursor: Any, rows: list[dict[str, Any]]) -> set[tuple[str, int | None]]:
+        """The (table, token) pairs of ``rows`` whose table's row does not hold that token
+        (each checked row stays locked until the transaction ends)."""
+        refused: set[tuple[str, int | None]] = set()
         for table_id, fence in dict.fromkeys((row["table_id"], row.get("fence")) for row in rows):
             if fence is None:
-                refused.add(table_id)
+                refused.add((table_id, fence))
                 continue
             values = {"t": table_id, "f": fence}
             cursor.execute(
@@ -331,12 +331,12 @@ class ActionLog:
                 tuple(values[k] for k in self._check_order) if self._check_order is not None else values,
             )
             if cursor.rowcount != 1:
-                refused.add(table_id)
+                refused.add((table_id, fence))
         return refused
 
-    def write(self, rows: list[dict[str, Any]]) -> set[str]:
+    def write(self, rows: list[dict[str, Any]]) -> set[tuple[str, int | None]]:
         """Insert the rows and commit them in one transaction (on the caller's thread);
-        returns the tables whose rows were refused (only when ``fenced``)."""
+        returns the (table, token) pairs whose rows were refused (only when ``fenced``)."""
         if self._connection is None:
             self._connection = self._engine.raw_connection()
         connection = self._connection
@@ -345,7 +345,7 @@ class ActionLog:
             refused = self._refused(cursor, rows) if self.fenced else set()
             params = []
             for row in rows:
-                if row["table_id"] in refused:
+                if (row["table_id"], row.get("fence")) in refused:
                     continue
                 values = {key: row.get(key) for key in self.COLUMNS}
                 values = {
