@@ -81,13 +81,14 @@ def seated(workers: list[Worker], creator: int, target: int = 10) -> tuple[str, 
     return table, tokens
 
 
+COLUMNS = "seq, seat, action, command_id, fence, created"
+
+
 def action_rows(database: str, table: str) -> list[dict[str, Any]]:
     engine = create_engine(normalize_url(database))
     with engine.connect() as c:
         rows = c.execute(
-            text(
-                "SELECT seq, seat, action, command_id, fence, created FROM actions WHERE table_id = :t ORDER BY seq"
-            ),
+            text(f"SELECT {COLUMNS} FROM actions WHERE table_id = :t ORDER BY seq"),
             {"t": table},
         )
         out = [dict(r._mapping) for r in rows]
