@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
-from tests.cluster_helpers import RedisServer, Seat, Worker
+from tests.cluster_helpers import RedisServer, Seat, Worker, wait_for
 
 from paston.record import read_record, to_record
 from paston.server.db import normalize_url
@@ -218,3 +218,14 @@ def test_redis_stopped_and_started_again_leaves_no_table_with_two_owners(
         rows = action_rows(database, table)
         later = [r["fence"] for r in rows if r["created"] > restarted[0]]
         assert all(f > rows[0]["fence"] for f in later)  # after Redis came back: a new owner's token
+
+
+def test_every_worker_lists_every_open_table(workers: list[Worker]) -> None:
+    made = {seated(workers, k)[0] for k in range(3)}
+
+    def listed() -> bool:
+        return all({t["id"] for t in w.request("GET", "/api/tables")[1]["tables"]} == made for w in workers)
+
+    assert wait_for(listed, 10), [w.request("GET", "/api/tables")[1] for w in workers]
+    page = workers[1].request("GET", "/api/tables")[1]
+    assert page["total"] == 3 and all(s["taken"] for t in page["tables"] for s in t["seats"])

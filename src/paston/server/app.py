@@ -155,11 +155,12 @@ def create_app(
         next_deal_seconds=next_deal_seconds,
     )
     limits = limits or Limits()
-    lobby = Lobby(manager.tables, limits)
+    cluster = None if redis_url is None else ClusterNode(redis_url, manager, engine)
+    # a cluster's lobby lists every worker's open tables (server/cluster/listing.py)
+    lobby = Lobby(manager.tables if cluster is None else cluster.listing.tables, limits)  # type: ignore[arg-type]
     gate = CreationGate(limits)
     retirer = Retirer(manager, limits.retire_after, on_sweep=lambda now: gate.prune(now, lobby.open_ids()))
     replays = ReplayBuilder(workers=0 if bot_workers == 0 else 1)
-    cluster = None if redis_url is None else ClusterNode(redis_url, manager, engine)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

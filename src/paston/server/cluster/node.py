@@ -35,6 +35,7 @@ from paston.server.badinput import BadInputLog
 from paston.server.cluster.bus import Bus
 from paston.server.cluster.fencing import bump_fence, open_table_ids
 from paston.server.cluster.leases import Leases
+from paston.server.cluster.listing import Listing
 from paston.server.cluster.tunnel import CLOSE_MOVED, Gate, TunnelSocket, deliver
 from paston.server.connection import Connection
 from paston.server.errors import TableError
@@ -90,7 +91,10 @@ class ClusterNode:
         self.bad_input = BadInputLog()
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
-        self.takeovers = 0  # tables claimed because nobody owned them
+        self.takeovers = 0
+        self.listing = Listing(
+            self.leases, manager.tables, self.owned
+        )  # tables claimed because nobody owned them
 
     # --- running ----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -114,6 +118,8 @@ class ClusterNode:
                 await self.leases.release(table_id)
         for gate in list(self.gates.values()):
             gate.end(CLOSE_MOVED)
+        with contextlib.suppress(Exception):
+            await self.listing.forget()
         await self.bus.stop()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
@@ -150,6 +156,7 @@ class ClusterNode:
         self.valid_until = started + self.ttl
         for table_id in lost:
             self.drop(table_id, "its lease was lost")
+        await self.listing.sync()
 
     async def scan(self) -> None:
         """Claim this worker's share of the open tables nobody owns; tell the clients of
