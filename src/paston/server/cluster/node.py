@@ -254,7 +254,7 @@ class ClusterNode:
             self._unload(table)
 
     def _unload(self, table: Table) -> None:
-        table.fence = None  # whatever still runs for it can commit nothing
+        table.fence = -1  # a token no table holds: whatever still runs for it commits nothing
         if table.bot_task is not None:
             table.bot_task.cancel()
         if table.presence_call is not None:
