@@ -5,6 +5,7 @@ mid-deal, and Redis stopped and started again."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -229,3 +230,17 @@ def test_every_worker_lists_every_open_table(workers: list[Worker]) -> None:
     assert wait_for(listed, 10), [w.request("GET", "/api/tables")[1] for w in workers]
     page = workers[1].request("GET", "/api/tables")[1]
     assert page["total"] == 3 and all(s["taken"] for t in page["tables"] for s in t["seats"])
+
+
+def test_a_table_that_does_not_exist_is_one_clear_error_at_any_worker(workers: list[Worker]) -> None:
+    status, body = workers[1].request("GET", "/api/tables/no-such-table")
+    assert status == 404 and body["error"]["code"] == "no-table"
+
+    async def socket() -> dict[str, Any]:
+        from websockets.asyncio.client import connect
+
+        async with connect(f"{workers[2].ws_base}/ws/tables/no-such-table") as ws:
+            return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+    message = asyncio.run(socket())
+    assert message["type"] == "error" and message["code"] == "no-table"
