@@ -55,6 +55,12 @@ def serve(
         help="Seconds a finished deal stays on show until everyone presses Next, for tables that "
         "do not say (0: deal on at once).",
     ),
+    redis_url: str | None = typer.Option(
+        None,
+        "--redis-url",
+        help="redis://HOST:PORT/DB: run as one worker of a cluster sharing the --database-url "
+        "(PostgreSQL) with the others; needs the `cluster` extra (pip install 'paston[cluster]').",
+    ),
     # --- limits for a public server (see paston.server.limits.Limits) ---
     trusted_proxy: list[str] = typer.Option(
         [],
@@ -123,6 +129,11 @@ def serve(
         except OSError as err:
             fail(f"cannot listen on {host}:{port} ({err.strerror}); choose another --port or --host", 2)
     url = database_url or default_database_url()
+    if redis_url is not None:
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            fail("--redis-url needs the Redis client: pip install 'paston[cluster]'", 2)
     try:  # opened and migrated before the server starts: a bad database is one line, not a traceback
         open_database(url).dispose()
         app = create_app(
@@ -135,6 +146,7 @@ def serve(
             max_watchers=max_watchers,
             analysis_workers=analysis_workers,
             next_deal_seconds=next_deal_seconds,
+            redis_url=redis_url,
         )
     except DatabaseError as err:
         fail(str(err), 2)

@@ -20,6 +20,8 @@ from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
 from paston.server.analysis import ANALYSIS_WORKERS, add_analysis_routes
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.cache import KEEP_FINISHED
+from paston.server.cluster.forward import Forwarding
+from paston.server.cluster.node import ClusterNode
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.errors import TableError
 from paston.server.http import error_response, install_http, page_response
@@ -127,6 +129,7 @@ def create_app(
     max_watchers: int = MAX_WATCHERS,
     analysis_workers: int = ANALYSIS_WORKERS,
     next_deal_seconds: float = NEXT_DEAL_SECONDS,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
@@ -136,7 +139,8 @@ def create_app(
     the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`). A table
     takes at most ``max_watchers`` spectators. Finished deals are analysed in
     ``analysis_workers`` processes (0: a thread of the server); a finished deal stays
-    on show at most ``next_deal_seconds`` unless the table says otherwise (0: not at all)."""
+    on show at most ``next_deal_seconds`` unless the table says otherwise (0: not at all).
+    With ``redis_url`` the server is one worker of a cluster (:mod:`paston.server.cluster`)."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -151,7 +155,9 @@ def create_app(
         next_deal_seconds=next_deal_seconds,
     )
     limits = limits or Limits()
-    lobby = Lobby(manager.tables, limits)
+    cluster = None if redis_url is None else ClusterNode(redis_url, manager, engine)
+    # a cluster's lobby lists every worker's open tables (server/cluster/listing.py)
+    lobby = Lobby(manager.tables if cluster is None else cluster.listing.tables, limits)  # type: ignore[arg-type]
     gate = CreationGate(limits)
     retirer = Retirer(manager, limits.retire_after, on_sweep=lambda now: gate.prune(now, lobby.open_ids()))
     replays = ReplayBuilder(workers=0 if bot_workers == 0 else 1)
@@ -162,13 +168,18 @@ def create_app(
         checkpointer = WalCheckpointer(engine) if WalCheckpointer.wanted(url) else None
         if checkpointer is not None:
             checkpointer.start()
-        manager.load_all()
+        if cluster is None:
+            manager.load_all()
+        else:  # a worker of a cluster: it claims tables as they are asked for, or orphaned
+            await cluster.start()
         manager.analyses.start()
         for table in manager.tables.values():
             manager.schedule_bots(table)
         lobby.start()
         retirer.start()
         yield
+        if cluster is not None:
+            await cluster.stop()
         lobby.close()
         retirer.stop()
         manager.stop_bots()
@@ -183,7 +194,10 @@ def create_app(
     app.state.manager = manager
     app.state.lobby = lobby
     app.state.retirer = retirer
+    app.state.cluster = cluster
     page = install_http(app, STATIC)
+    if cluster is not None:
+        app.add_middleware(Forwarding, node=cluster)
 
     def client_of(request: Request) -> str:
         peer = request.client.host if request.client else None
@@ -236,6 +250,8 @@ def create_app(
         # the creator's seat is taken with the table, and its token comes back once
         seated = {} if body.creator is None else {"seat": body.creator.seat, "token": token}
         gate.created(client, table.id)
+        if cluster is not None:
+            await cluster.adopt(table)
         manager.schedule_bots(table)
         return {"id": table.id, "invite": f"/t/{table.id}", "table": table.summary(), **seated}
 
@@ -258,6 +274,8 @@ def create_app(
         if old.finished and old.rematch is None:
             gate.check_total(lobby.open_ids())
         new, token = manager.rematch(table_id, body.token)
+        if cluster is not None:
+            await cluster.adopt(new)
         manager.broadcast(old)
         manager.schedule_bots(new)
         return {"id": new.id, "invite": f"/t/{new.id}", "token": token}
@@ -288,7 +306,10 @@ def create_app(
     add_analysis_routes(app, manager)
 
     # --- live tables ------------------------------------------------------------------------
-    add_table_socket(app, manager)
+    if cluster is None:
+        add_table_socket(app, manager)
+    else:
+        cluster.install(app)
 
     # --- the client (its files: see server/http.py) -------------------------------------------
     @app.get("/")

@@ -10,6 +10,7 @@ import asyncio
 import os
 import re
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,10 +27,12 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    update,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.sql.expression import bindparam
 
 from paston.errors import PastonError
 
@@ -115,6 +118,13 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+class FencedOut(PastonError):
+    """A move of a table whose ownership passed to another server of the cluster: it is
+    not committed (see :class:`ActionLog`)."""
+
+    code = "not-owner"
+
+
 class Base(DeclarativeBase):
     """Declarative base of the models."""
 
@@ -131,6 +141,8 @@ class TableRow(Base):
     first_dealer: Mapped[int] = mapped_column(Integer)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the fencing token of the server that owns the table in a cluster (server/cluster)
+    fence: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -180,6 +192,7 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)
     command_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    fence: Mapped[int | None] = mapped_column(Integer, nullable=True)  # its owner's token (a cluster)
 
 
 class AnalysisRow(Base):
@@ -234,12 +247,29 @@ class ActionLog:
     COMMIT, one wait for the disk). The statement is compiled once for the database's
     dialect. A failed write is rolled back and raised to every action of its group (none
     of them is applied), and the connection is replaced.
+
+    ``fenced`` (a cluster, :mod:`paston.server.cluster`): every row carries its owner's
+    fencing token (``fence``), and is committed only while the table's row holds that
+    same token; the check locks the table's row in the transaction, so a new owner's
+    token (:func:`paston.server.cluster.fencing.bump_fence`) waits for the commit or wins
+    before it. A refused row raises :class:`FencedOut` (the other tables of its group
+    commit), and ``on_fenced`` hears its table.
     """
 
-    COLUMNS = ("table_id", "seq", "deal", "seat", "action", "command_id", "created")
+    COLUMNS = ("table_id", "seq", "deal", "seat", "action", "command_id", "created", "fence")
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, fenced: bool = False) -> None:
         table = ActionRow.__table__
+        self.fenced = fenced
+        self.on_fenced: Callable[[str], None] | None = None
+        check = (
+            update(TableRow)
+            .where(TableRow.id == bindparam("t"), TableRow.fence == bindparam("f"))
+            .values(fence=TableRow.fence)
+            .compile(dialect=engine.dialect)
+        )
+        self._check_sql = str(check)
+        self._check_order = tuple(check.positiontup or ()) if engine.dialect.positional else None
         compiled = insert(ActionRow).compile(dialect=engine.dialect, column_keys=list(self.COLUMNS))
         self._engine = engine
         self._sql = str(compiled)
@@ -270,31 +300,64 @@ class ActionLog:
         while self._pending:
             group, self._pending = self._pending, []
             try:
-                await loop.run_in_executor(self._executor, self.write, [row for row, _ in group])
+                refused = await loop.run_in_executor(self._executor, self.write, [row for row, _ in group])
             except Exception as err:
                 for _, done in group:
                     if not done.done():
                         done.set_exception(err)
             else:
-                for _, done in group:
-                    if not done.done():
+                for row, done in group:
+                    if done.done():
+                        continue
+                    if (row["table_id"], row.get("fence")) in refused:
+                        done.set_exception(FencedOut(f"table {row['table_id']} has another owner now"))
+                    else:
                         done.set_result(None)
+                for table_id in dict.fromkeys(table_id for table_id, _ in refused):
+                    if self.on_fenced is not None:
+                        self.on_fenced(table_id)
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
-        """Insert the rows and commit them in one transaction (on the caller's thread)."""
-        params = []
-        for row in rows:
-            values = {key: self._process[key](v) if key in self._process else v for key, v in row.items()}
-            params.append(tuple(values[k] for k in self._order) if self._order is not None else values)
+    def _refused(self, cursor: Any, rows: list[dict[str, Any]]) -> set[tuple[str, int | None]]:
+        """The (table, token) pairs of ``rows`` whose table's row does not hold that token
+        (each checked row stays locked until the transaction ends)."""
+        refused: set[tuple[str, int | None]] = set()
+        for table_id, fence in dict.fromkeys((row["table_id"], row.get("fence")) for row in rows):
+            if fence is None:
+                refused.add((table_id, fence))
+                continue
+            values = {"t": table_id, "f": fence}
+            cursor.execute(
+                self._check_sql,
+                tuple(values[k] for k in self._check_order) if self._check_order is not None else values,
+            )
+            if cursor.rowcount != 1:
+                refused.add((table_id, fence))
+        return refused
+
+    def write(self, rows: list[dict[str, Any]]) -> set[tuple[str, int | None]]:
+        """Insert the rows and commit them in one transaction (on the caller's thread);
+        returns the (table, token) pairs whose rows were refused (only when ``fenced``)."""
         if self._connection is None:
             self._connection = self._engine.raw_connection()
         connection = self._connection
         try:
             cursor = connection.cursor()
-            cursor.executemany(self._sql, params)
+            refused = self._refused(cursor, rows) if self.fenced else set()
+            params = []
+            for row in rows:
+                if (row["table_id"], row.get("fence")) in refused:
+                    continue
+                values = {key: row.get(key) for key in self.COLUMNS}
+                values = {
+                    key: self._process[key](v) if key in self._process else v for key, v in values.items()
+                }
+                params.append(tuple(values[k] for k in self._order) if self._order is not None else values)
+            if params:
+                cursor.executemany(self._sql, params)
             cursor.close()
             connection.commit()
             self.commits += 1
+            return refused
         except Exception:
             self._connection = None
             try:

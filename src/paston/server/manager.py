@@ -254,6 +254,7 @@ class TableManager:
                     "action": str(action),
                     "command_id": command_id,
                     "created": now(),
+                    "fence": table.fence,  # a cluster's owner token (server/cluster)
                 }
             )
         except Exception as err:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from paston.actions import Action
 from paston.fairness import derive_deck, link, make_entry
 from paston.match import Match
 from paston.rules import Rules
-from paston.server.db import ActionRow, DealRow, SeatRow, TableRow, now
+from paston.server.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, now
 from paston.server.decks import VERSION, SeedRound, deck_from_seed, new_secret
 from paston.server.seating import Seat
 from paston.server.table import NEXT_DEAL_SECONDS, Table, table_summary
@@ -68,6 +68,20 @@ def _deal_fair(table: Table, r: SeedRound, choices: list[tuple[str, str]]) -> No
     table.fairness.append(make_entry(table.id, r.deal, r.secret, choices, r.previous))
 
 
+def check_fence(session: Session, table: Table) -> None:
+    """In a cluster (the table has a fencing token), lock the table's row and refuse to go
+    on unless it still holds this worker's token (see :mod:`paston.server.cluster.fencing`)."""
+    if table.fence is None:
+        return
+    held = session.execute(
+        update(TableRow)
+        .where(TableRow.id == table.id, TableRow.fence == table.fence)
+        .values(fence=TableRow.fence)
+    )
+    if held.rowcount != 1:  # type: ignore[attr-defined]
+        raise FencedOut(f"table {table.id} has another owner now")
+
+
 def deal_on(session: Session, table: Table) -> None:
     """Deal as long as the game needs a deck (redeals included) and its seeds are in.
     Each deal's secret and commitment are added to the session when its round opens
@@ -75,6 +89,8 @@ def deal_on(session: Session, table: Table) -> None:
     ``table.round`` (see :mod:`paston.server.seeds`), and its row gets the seeds when
     it is dealt."""
     match = table.match
+    if match.needs_deck:
+        check_fence(session, table)
     while match.needs_deck:
         r = table.round
         if r is None:
@@ -207,6 +223,7 @@ class TableStore:
         The table keeps showing the provisional deal until the new one is dealt."""
         secret, commit = new_secret()
         with self.sessions() as session, session.begin():
+            check_fence(session, table)
             session.execute(delete(DealRow).where(DealRow.table_id == table.id))
             session.add(DealRow(table_id=table.id, number=0, seed=secret, commit=commit, algorithm=VERSION))
         table.round = SeedRound(0, secret, commit, None, table.seed_seats(), again=True)

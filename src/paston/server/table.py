@@ -103,6 +103,7 @@ class Table:
     next_deal_seconds: float = NEXT_DEAL_SECONDS  # a finished deal stays on show at most this long
     pause: Pause | None = None  # the finished deal on show (see server/pause.py)
     nexters: weakref.WeakSet[Connection] = field(default_factory=weakref.WeakSet)  # clients that show it
+    fence: int | None = None  # this server's fencing token for the table, in a cluster (server/cluster)
 
     @property
     def rules(self) -> Rules:
