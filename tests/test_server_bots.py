@@ -188,7 +188,8 @@ def test_a_killed_worker_is_replaced_and_the_game_goes_on(
             watch_until(ws, lambda s: s["version"] >= after + 5)  # the table moves on
         finally:
             ws.__exit__(None, None, None)
-    assert pool.started >= len(killed) + 1
+    # (under load the pool may still list a killed worker as busy when it is killed again)
+    assert pool.started >= len(set(killed)) + 1
     assert not set(pool.pids()) & set(killed)
     stopped = [r.getMessage() for r in caplog.records if "worker process stopped" in r.getMessage()]
     assert stopped and f"at table {table}" in stopped[0] and "heuristic played" in stopped[0]
@@ -320,25 +321,37 @@ def test_a_worker_gets_only_the_seats_view(client: TestClient, monkeypatch: pyte
 
 
 # --- computer players move only while someone watches -------------------------------------------------------
+def settled(client: TestClient, table: str, quiet: float = 0.5, limit: float = 30.0) -> int:
+    """The table's version once it has not changed for ``quiet`` seconds (a decision in
+    flight when the grace ran out may still land, later on a busy machine)."""
+    deadline = time.monotonic() + limit
+    last = version_of(client, table)
+    while True:
+        time.sleep(quiet)
+        now = version_of(client, table)
+        if now == last:
+            return now
+        assert time.monotonic() < deadline, "the unwatched table never stopped"
+        last = now
+
+
 def test_a_table_of_bots_moves_only_while_someone_watches(db_url: str) -> None:
     app = create_app(db_url, bot_delay=0.02, bot_workers=1, limits=UNLIMITED)
     manager = app.state.manager
     manager.bot_runner.unwatched_grace = 0.3
     with TestClient(app) as client:
         table = new_table(client, [bot("random")] * 3, target=10_000)
-        time.sleep(0.6)  # a new table counts as watched for the grace, then stops
-        paused = version_of(client, table)
-        assert paused > 0
-        time.sleep(0.5)
+        # a new table counts as watched for the grace, then stops
+        paused = settled(client, table)
+        time.sleep(1.0)
         assert version_of(client, table) == paused
         ws = watch(client, table)  # someone watches: it goes on
         try:
             watch_until(ws, lambda s: s["version"] >= paused + 5)
         finally:
             ws.__exit__(None, None, None)
-        time.sleep(0.6)  # nobody watches: it stops again after the grace
-        stopped = version_of(client, table)
-        time.sleep(0.5)
+        stopped = settled(client, table)  # nobody watches: it stops again after the grace
+        time.sleep(1.0)
         assert version_of(client, table) == stopped
     # after a restart it stays where it was until someone opens it
     with TestClient(create_app(db_url, bot_delay=0.0, bot_workers=1, limits=UNLIMITED)) as client:
