@@ -15,6 +15,12 @@ legal action) and a random agent play the *same* deals — same seeds, so the sa
 seat and opponents — and the example prints both means and a bootstrap 95% confidence
 interval of the mean paired difference, in R7 points per deal.
 
+What it learns in three minutes against two ``heuristic`` players: to stay out of trouble.
+It stops bidding and whisting (its card play is too weak to make a contract), which lifts
+it from about −5 points per deal (random) to about 0. The ``heuristic`` player itself
+scores about +5.5 in the same seat: the room left for better features, a network, or an
+action representation that shares what it learns between cards.
+
     python examples/gymnasium_train.py                       # 3 minutes of training
     python examples/gymnasium_train.py --seconds 2 --eval-deals 50   # a smoke run
     python examples/gymnasium_train.py --save agent.npz      # keep the weights
