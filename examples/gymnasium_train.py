@@ -1,13 +1,20 @@
 """Train a small agent on the Gymnasium environment, then measure it against a random agent.
 
-The agent is a *linear softmax policy* over the 423-float observation of
-:mod:`paston.encoding`: each action ``a`` has a weight vector ``W[a]``, its preference in
-observation ``x`` is ``W[a] · x``, and the agent draws among the legal actions (the
-``action_mask``) with probabilities ``softmax`` of those preferences. It learns by
-REINFORCE: after each deal, every choice it made is pushed towards (or away from) the
-action taken, in proportion to how much better the deal's score was than expected. The
-expectation (the *baseline*) is a linear value ``V(x) = v · x`` learned alongside; it
-removes most of the luck of the cards from the learning signal. numpy only.
+The agent is a *linear softmax policy*: each legal action gets a preference, linear in
+the 423-float observation ``x`` of :mod:`paston.encoding`, and the agent draws among the
+legal actions (the ``action_mask``) with probabilities ``softmax`` of those preferences.
+
+- a bid, pass, trump, surrender or whist ``a``: ``W[a] · x`` (its own weight vector);
+- a discard of cards ``c1``, ``c2``: ``(U[c1] + U[c2]) · x`` — 32 weight vectors, one per
+  card, instead of one per pair (496 actions, each seen too rarely to learn alone);
+- a card to play: ``W[c] · x + theta · card_features(x, c)`` — ten hand-made features
+  (does it win the trick so far, is it a trump, the highest card left in its suit, …)
+  shared by all the cards, so a lesson about one card holds for all.
+
+It learns by REINFORCE: after each deal, every choice it made is pushed towards (or away
+from) the action taken, in proportion to how much better the deal's score was than
+expected. The expectation (the *baseline*) is a linear value ``V(x) = v · x`` learned
+alongside; it removes most of the luck of the cards from the learning signal. numpy only.
 
 It plays one seat (drawn each deal) against two computer players (``--opponents``,
 ``heuristic`` by default). After training, the trained agent (greedy: its most preferred
@@ -15,11 +22,9 @@ legal action) and a random agent play the *same* deals — same seeds, so the sa
 seat and opponents — and the example prints both means and a bootstrap 95% confidence
 interval of the mean paired difference, in R7 points per deal.
 
-What it learns in three minutes against two ``heuristic`` players: to stay out of trouble.
-It stops bidding and whisting (its card play is too weak to make a contract), which lifts
-it from about −5 points per deal (random) to about 0. The ``heuristic`` player itself
-scores about +5.5 in the same seat: the room left for better features, a network, or an
-action representation that shares what it learns between cards.
+With the observation alone (no ``U``, no card features) the agent learns only to stay out:
+its card play stays too weak to make a contract, so it stops bidding and whisting and
+scores about 0 per deal. Sharing across cards is what lets it bid and make contracts.
 
     python examples/gymnasium_train.py                       # 3 minutes of training
     python examples/gymnasium_train.py --seconds 2 --eval-deals 50   # a smoke run
@@ -40,18 +45,77 @@ import gymnasium
 import numpy as np
 
 import paston.env.gymnasium  # noqa: F401  (registers paston/Paston-v0)
+from paston import encoding as enc
 from paston.encoding import ACTION_COUNT, OBSERVATION_SIZE
 
 FEATURES = OBSERVATION_SIZE + 1  # the observation and a constant 1 (a bias per action)
 SCALE = 10.0  # rewards are divided by this while learning (R7 scores run to about ±100)
 EVAL_SEED = 1_000_000  # evaluation deals are seeded apart from the training deals
+CARD_FEATURES = 10  # the hand-made features of a card to play (see card_features)
+DISCARDS = 45  # actions 45–540 discard a pair of cards
+PAIRS = np.zeros((ACTION_COUNT, 2), int)  # the two cards of each discard action
+for lo in range(32):
+    for hi in range(lo + 1, 32):
+        PAIRS[enc.discard_index(lo, hi)] = lo, hi
+
+
+def card_features(x: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """Hand-made features of playing each card of ``cards`` (card indices, suit·8 + rank)
+    in observation ``x``, one row per card. They are shared by all 32 cards, so what the
+    agent learns about, say, winning the trick holds for every card at once.
+
+    Card ``c`` is suit ``c // 8`` (♠ ♣ ♦ ♥), rank ``c % 8`` (7 … A); seats are relative
+    (0 is the agent). The blocks are those of docs/ENCODING.md.
+    """
+    suit, rank = cards // 8, cards % 8
+    trump = int(x[enc.CONTRACT : enc.CONTRACT + 5].argmax()) % 4  # best spades: spades
+    trick = x[enc.TRICK : enc.TRICK + 96].reshape(3, 32)  # the trick in progress, per seat
+    leading = not trick.any()
+    known = x[enc.HAND : enc.HAND + 32] + x[enc.PLAYED : enc.PLAYED + 96].reshape(3, 32).sum(0)
+    # master: every higher card of its suit is in the hand or already played
+    higher_known = [known[c + 1 : (c // 8 + 1) * 8].all() for c in cards]
+    wins = np.zeros(len(cards))
+    partner_winning = 0.0
+    if not leading:
+        led = trick[int(x[enc.LEADER : enc.LEADER + 3].argmax())].argmax() // 8
+        seats, played = trick.nonzero()
+        # the card winning the trick so far: the highest trump, else the highest of the suit led
+        keys = [(p // 8 == trump, p // 8 == led, p % 8) for p in played]
+        best = int(np.argmax([k[0] * 100 + k[1] * 10 + k[2] for k in keys]))
+        b_seat, b_card = seats[best], played[best]
+        b_key = (b_card // 8 == trump) * 100 + (b_card // 8 == led) * 10 + b_card % 8
+        wins = ((suit == trump) * 100 + (suit == led) * 10 + rank > b_key).astype(float)
+        declarer = int(x[enc.DECLARER : enc.DECLARER + 3].argmax())
+        partner_winning = float(declarer != 0 and b_seat != declarer)
+    is_declarer = x[enc.DECLARER]
+    return np.column_stack(
+        [
+            np.ones(len(cards)),
+            rank / 7,
+            suit == trump,
+            wins,
+            wins * partner_winning,  # overtaking the other defender's winning card
+            (1 - wins) * rank / 7 * (not leading),  # a high card thrown away
+            higher_known,
+            leading * np.array(higher_known, float),  # leading a master card
+            leading * (suit == trump) * is_declarer,  # the declarer drawing trumps
+            leading * rank / 7,
+        ]
+    ).astype(np.float64)
 
 
 class LinearSoftmaxAgent:
-    """A softmax policy and a value baseline, both linear in the observation."""
+    """A softmax policy and a value baseline, both linear.
+
+    The preference of action ``a`` in observation ``x`` is ``W[a] · x``, plus
+    ``theta · card_features(x, a)`` when ``a`` plays a card, or ``(U[c1] + U[c2]) · x`` when
+    it discards cards ``c1`` and ``c2`` (32 weight vectors learn the 496 discards).
+    """
 
     def __init__(self) -> None:
-        self.W = np.zeros((ACTION_COUNT, FEATURES))  # action preferences
+        self.W = np.zeros((ACTION_COUNT, FEATURES))  # one weight vector per action
+        self.theta = np.zeros(CARD_FEATURES)  # shared by all the cards
+        self.U = np.zeros((32, FEATURES))  # one weight vector per card to discard
         self.v = np.zeros(FEATURES)  # value baseline, in units of SCALE points
 
     @staticmethod
@@ -59,17 +123,23 @@ class LinearSoftmaxAgent:
         """The observation with a 1 appended."""
         return np.append(obs["observation"].astype(np.float64), 1.0)
 
-    def probabilities(self, x: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """The policy over the legal actions (in the order of ``legal``)."""
+    def policy(self, x: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """The probabilities of the legal actions (in the order of ``legal``), and the card
+        features when the legal actions are card plays (else ``None``)."""
         prefs = self.W[legal] @ x
+        phi = card_features(x, legal) if legal[-1] < 32 else None  # 0–31: play a card
+        if phi is not None:
+            prefs += phi @ self.theta
+        elif legal[0] >= DISCARDS:  # a discard: the sum of its two cards' preferences
+            prefs += (self.U @ x)[PAIRS[legal]].sum(axis=1)
         prefs -= prefs.max()  # numerically safe softmax
         p = np.exp(prefs)
-        return p / p.sum()
+        return p / p.sum(), phi
 
     def act(self, obs: dict[str, Any], rng: np.random.Generator, *, greedy: bool = False) -> int:
         """An action index: drawn from the policy, or its most probable legal action."""
         legal = obs["action_mask"].nonzero()[0]
-        p = self.probabilities(self.features(obs), legal)
+        p, _ = self.policy(self.features(obs), legal)
         return int(legal[p.argmax()] if greedy else rng.choice(legal, p=p))
 
     def learn(self, steps: list[tuple[np.ndarray, np.ndarray, int]], score: float, lr: float) -> None:
@@ -79,21 +149,26 @@ class LinearSoftmaxAgent:
         for x, legal, chosen in steps:
             advantage = g - self.v @ x  # better or worse than expected from here
             self.v += lr * advantage * x  # value: least-squares step towards g
-            p = self.probabilities(x, legal)
+            p, phi = self.policy(x, legal)
             grad = -p  # d log p[chosen] / d preference of each legal action ...
             grad[chosen] += 1.0  # ... is onehot(chosen) − p
             self.W[legal] += lr * advantage * np.outer(grad, x)
+            if phi is not None:
+                self.theta += lr * advantage * (grad @ phi)
+            elif legal[0] >= DISCARDS:  # each card of a pair gets the pair's gradient
+                per_card = np.bincount(PAIRS[legal].ravel(), np.repeat(grad, 2), minlength=32)
+                self.U += lr * advantage * np.outer(per_card, x)
 
     def save(self, path: str) -> None:
         """Write the weights to an ``.npz`` file."""
-        np.savez(path, W=self.W, v=self.v)
+        np.savez(path, W=self.W, theta=self.theta, U=self.U, v=self.v)
 
     @classmethod
     def load(cls, path: str) -> LinearSoftmaxAgent:
         """Read weights written by :meth:`save`."""
         agent = cls()
         with np.load(path) as data:
-            agent.W, agent.v = data["W"], data["v"]
+            agent.W, agent.theta, agent.U, agent.v = (data[k] for k in ("W", "theta", "U", "v"))
         return agent
 
 
@@ -107,7 +182,7 @@ def train(env: gymnasium.Env[Any, Any], agent: LinearSoftmaxAgent, args: argpars
         steps, score, done = [], 0.0, not obs["action_mask"].any()
         while not done:
             x, legal = agent.features(obs), obs["action_mask"].nonzero()[0]
-            action = int(rng.choice(legal, p=agent.probabilities(x, legal)))
+            action = int(rng.choice(legal, p=agent.policy(x, legal)[0]))
             steps.append((x, legal, int(np.searchsorted(legal, action))))
             obs, reward, done, _, _ = env.step(action)
             score += float(reward)

@@ -8,10 +8,12 @@ win.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +22,11 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+import gymnasium
+
+import paston.env.gymnasium  # noqa: F401  (registers paston/Paston-v0)
 from paston.env.pettingzoo import AGENTS, env
+from paston.tricks import trick_winner
 
 ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"([+-]\d+\.\d+)"
@@ -95,8 +101,10 @@ def test_example_gymnasium_train_saves_and_loads_the_same_agent(tmp_path: Path) 
     run_example("gymnasium_train.py", *common, "--save", str(second))
     with np.load(first) as a, np.load(second) as b:
         assert a["W"].shape == (541, 424)
-        assert np.array_equal(a["W"], b["W"]) and np.array_equal(a["v"], b["v"])
-        assert np.any(a["W"] != 0)
+        assert a["U"].shape == (32, 424) and a["theta"].shape == (10,)
+        for key in ("W", "theta", "U", "v"):
+            assert np.array_equal(a[key], b[key])
+            assert np.any(a[key] != 0)
     again = run_example(
         "gymnasium_train.py",
         "--load",
@@ -110,3 +118,42 @@ def test_example_gymnasium_train_saves_and_loads_the_same_agent(tmp_path: Path) 
     )
     assert "trained on 0 deals" in again
     assert parse_evaluation(again) == parse_evaluation(out)
+
+
+def load_example(name: str) -> types.ModuleType:
+    """Import ``examples/<name>.py`` as a module."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_example_card_features_r6_3_a_card_wins_the_trick_as_the_rules_say() -> None:
+    # The training example's hand-made "wins the trick so far" feature against R6.3
+    # (paston.tricks.trick_winner), and its "the other defender is winning" feature, on
+    # every card play with a trick in progress of random deals.
+    train = load_example("gymnasium_train")
+    e = gymnasium.make("paston/Paston-v0", opponents="random")
+    rng = np.random.default_rng(0)
+    checked = 0
+    for seed in range(150):
+        obs, _ = e.reset(seed=seed)
+        done = not obs["action_mask"].any()
+        while not done:
+            legal = np.flatnonzero(obs["action_mask"])
+            game, seat = e.unwrapped.game, e.unwrapped.seat
+            view = game.view(seat)
+            if legal[-1] < 32 and view.current_trick:
+                x = train.LinearSoftmaxAgent.features(obs)
+                phi = train.card_features(x, legal)
+                trick = [card.index for _, card in view.current_trick]
+                trump = int(view.contract) % 4
+                wins = [trick_winner([*trick, int(c)], trump) == len(trick) for c in legal]
+                assert list(phi[:, 3]) == wins
+                winner_seat = view.current_trick[trick_winner(trick, trump)][0]
+                other_defender_wins = view.declarer != seat and winner_seat != view.declarer
+                assert list(phi[:, 4]) == [w and other_defender_wins for w in wins]
+                checked += 1
+            obs, _, done, _, _ = e.step(int(rng.choice(legal)))
+    assert checked > 300
