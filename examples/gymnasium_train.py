@@ -5,9 +5,10 @@ the 423-float observation ``x`` of :mod:`paston.encoding`, and the agent draws a
 legal actions (the ``action_mask``) with probabilities ``softmax`` of those preferences.
 
 - a bid, pass, trump, surrender or whist ``a``: ``W[a] · x`` (its own weight vector);
-- a discard of cards ``c1``, ``c2``: ``(U[c1] + U[c2]) · x`` — 32 weight vectors, one per
-  card, instead of one per pair (496 actions, each seen too rarely to learn alone);
-- a card to play: ``W[c] · x + theta · card_features(x, c)`` — ten hand-made features
+- a discard of cards ``c1``, ``c2``: ``W[a] · x + (U[c1] + U[c2]) · x`` — ``U`` holds one
+  weight vector per card, learned from every pair it is in (each of the 496 pairs alone
+  is seen too rarely to learn much);
+- a card ``c`` to play: ``W[c] · x + theta · card_features(x, c)`` — ten hand-made features
   (does it win the trick so far, is it a trump, the highest card left in its suit, …)
   shared by all the cards, so a lesson about one card holds for all.
 
@@ -74,23 +75,26 @@ def card_features(x: np.ndarray, cards: np.ndarray) -> np.ndarray:
     known = x[enc.HAND : enc.HAND + 32] + x[enc.PLAYED : enc.PLAYED + 96].reshape(3, 32).sum(0)
     # master: every higher card of its suit is in the hand or already played
     higher_known = [known[c + 1 : (c // 8 + 1) * 8].all() for c in cards]
-    wins = np.zeros(len(cards))
+    wins = cheapest_win = np.zeros(len(cards))
     partner_winning = 0.0
     if not leading:
         led = trick[int(x[enc.LEADER : enc.LEADER + 3].argmax())].argmax() // 8
+
+        def strength(c: np.ndarray) -> np.ndarray:  # R6.3: trumps, then the suit led, then rank
+            return np.asarray((c // 8 == trump) * 100 + (c // 8 == led) * 10 + c % 8)
+
         seats, played = trick.nonzero()
-        # the card winning the trick so far: the highest trump, else the highest of the suit led
-        keys = [(p // 8 == trump, p // 8 == led, p % 8) for p in played]
-        best = int(np.argmax([k[0] * 100 + k[1] * 10 + k[2] for k in keys]))
-        b_seat, b_card = seats[best], played[best]
-        b_key = (b_card // 8 == trump) * 100 + (b_card // 8 == led) * 10 + b_card % 8
-        wins = ((suit == trump) * 100 + (suit == led) * 10 + rank > b_key).astype(float)
+        best = int(strength(played).argmax())  # the card winning the trick so far
+        wins = (strength(cards) > strength(played[best])).astype(float)
+        if wins.any():  # the lowest of the cards that would win
+            cheapest_win = (strength(cards) == strength(cards[wins > 0]).min()).astype(float)
+        b_seat = seats[best]
         declarer = int(x[enc.DECLARER : enc.DECLARER + 3].argmax())
         partner_winning = float(declarer != 0 and b_seat != declarer)
     is_declarer = x[enc.DECLARER]
     return np.column_stack(
         [
-            np.ones(len(cards)),
+            cheapest_win,
             rank / 7,
             suit == trump,
             wins,

@@ -130,8 +130,9 @@ def load_example(name: str) -> types.ModuleType:
 
 
 def test_example_card_features_r6_3_a_card_wins_the_trick_as_the_rules_say() -> None:
-    # The training example's hand-made "wins the trick so far" feature against R6.3
-    # (paston.tricks.trick_winner), and its "the other defender is winning" feature, on
+    # The training example's hand-made "wins the trick so far" and "the cheapest card that
+    # wins" features against R6.3 (paston.tricks.trick_winner), and its "the other
+    # defender is winning" feature, on
     # every card play with a trick in progress of random deals.
     train = load_example("gymnasium_train")
     e = gymnasium.make("paston/Paston-v0", opponents="random")
@@ -151,6 +152,17 @@ def test_example_card_features_r6_3_a_card_wins_the_trick_as_the_rules_say() -> 
                 trump = int(view.contract) % 4
                 wins = [trick_winner([*trick, int(c)], trump) == len(trick) for c in legal]
                 assert list(phi[:, 3]) == wins
+                # the cheapest winner: a winning card that every other winning card beats
+                cheapest = [
+                    w
+                    and all(
+                        trick_winner([*trick, int(c), int(o)], trump) == len(trick) + 1
+                        for o, ow in zip(legal, wins, strict=True)
+                        if ow and o != c
+                    )
+                    for c, w in zip(legal, wins, strict=True)
+                ]
+                assert list(phi[:, 0]) == cheapest and sum(cheapest) == any(wins)
                 winner_seat = view.current_trick[trick_winner(trick, trump)][0]
                 other_defender_wins = view.declarer != seat and winner_seat != view.declarer
                 assert list(phi[:, 4]) == [w and other_defender_wins for w in wins]
