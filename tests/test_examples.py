@@ -105,17 +105,8 @@ def test_example_gymnasium_train_saves_and_loads_the_same_agent(tmp_path: Path) 
         for key in ("W", "theta", "U", "v"):
             assert np.array_equal(a[key], b[key])
             assert np.any(a[key] != 0)
-    again = run_example(
-        "gymnasium_train.py",
-        "--load",
-        str(first),
-        "--seconds",
-        "0",
-        "--eval-deals",
-        "15",
-        "--opponents",
-        "random",
-    )
+    load = ["--load", str(first), "--seconds", "0", "--eval-deals", "15", "--opponents", "random"]
+    again = run_example("gymnasium_train.py", *load)
     assert "trained on 0 deals" in again
     assert parse_evaluation(again) == parse_evaluation(out)
 
@@ -132,8 +123,7 @@ def load_example(name: str) -> types.ModuleType:
 def test_example_card_features_r6_3_a_card_wins_the_trick_as_the_rules_say() -> None:
     # The training example's hand-made "wins the trick so far" and "the cheapest card that
     # wins" features against R6.3 (paston.tricks.trick_winner), and its "the other
-    # defender is winning" feature, on
-    # every card play with a trick in progress of random deals.
+    # defender is winning" feature, on every card play with a trick in progress.
     train = load_example("gymnasium_train")
     e = gymnasium.make("paston/Paston-v0", opponents="random")
     rng = np.random.default_rng(0)
