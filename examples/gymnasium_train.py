@@ -15,7 +15,9 @@ legal actions (the ``action_mask``) with probabilities ``softmax`` of those pref
 It learns by REINFORCE: after each deal, every choice it made is pushed towards (or away
 from) the action taken, in proportion to how much better the deal's score was than
 expected. The expectation (the *baseline*) is a linear value ``V(x) = v · x`` learned
-alongside; it removes most of the luck of the cards from the learning signal. numpy only.
+alongside; it removes most of the luck of the cards from the learning signal. A small
+entropy bonus (``--entropy``) keeps it trying bids for a while: without it, some runs learn
+early that bidding loses (their card play is still weak) and never bid again. numpy only.
 
 It plays one seat (drawn each deal) against two computer players (``--opponents``,
 ``heuristic`` by default). After training, the trained agent (greedy: its most preferred
@@ -146,9 +148,12 @@ class LinearSoftmaxAgent:
         p, _ = self.policy(self.features(obs), legal)
         return int(legal[p.argmax()] if greedy else rng.choice(legal, p=p))
 
-    def learn(self, steps: list[tuple[np.ndarray, np.ndarray, int]], score: float, lr: float) -> None:
+    def learn(
+        self, steps: list[tuple[np.ndarray, np.ndarray, int]], score: float, lr: float, entropy: float
+    ) -> None:
         """One REINFORCE update from one deal: ``steps`` are (x, legal actions, chosen
-        position among them), ``score`` the deal's R7 points for the agent."""
+        position among them), ``score`` the deal's R7 points for the agent; ``entropy``
+        weighs a bonus that keeps the policy from becoming certain too early."""
         g = score / SCALE  # every choice of a deal gets the deal's score (no discount)
         for x, legal, chosen in steps:
             advantage = g - self.v @ x  # better or worse than expected from here
@@ -156,12 +161,16 @@ class LinearSoftmaxAgent:
             p, phi = self.policy(x, legal)
             grad = -p  # d log p[chosen] / d preference of each legal action ...
             grad[chosen] += 1.0  # ... is onehot(chosen) − p
-            self.W[legal] += lr * advantage * np.outer(grad, x)
+            log_p = np.log(p + 1e-12)
+            # the step for each legal action's preference: REINFORCE, plus the gradient of
+            # the policy's entropy −Σ p log p, which is −p (log p + H)
+            step = advantage * grad - entropy * p * (log_p - p @ log_p)
+            self.W[legal] += lr * np.outer(step, x)
             if phi is not None:
-                self.theta += lr * advantage * (grad @ phi)
-            elif legal[0] >= DISCARDS:  # each card of a pair gets the pair's gradient
-                per_card = np.bincount(PAIRS[legal].ravel(), np.repeat(grad, 2), minlength=32)
-                self.U += lr * advantage * np.outer(per_card, x)
+                self.theta += lr * (step @ phi)
+            elif legal[0] >= DISCARDS:  # each card of a pair gets the pair's step
+                per_card = np.bincount(PAIRS[legal].ravel(), np.repeat(step, 2), minlength=32)
+                self.U += lr * np.outer(per_card, x)
 
     def save(self, path: str) -> None:
         """Write the weights to an ``.npz`` file."""
@@ -190,7 +199,7 @@ def train(env: gymnasium.Env[Any, Any], agent: LinearSoftmaxAgent, args: argpars
             steps.append((x, legal, int(np.searchsorted(legal, action))))
             obs, reward, done, _, _ = env.step(action)
             score += float(reward)
-        agent.learn(steps, score, args.lr)
+        agent.learn(steps, score, args.lr, args.entropy)
         episode += 1
         recent.append(score)
         if episode % args.report_every == 0:
@@ -232,6 +241,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=180.0, help="training time")
     parser.add_argument("--episodes", type=int, default=10**9, help="at most this many training deals")
     parser.add_argument("--lr", type=float, default=0.01, help="learning rate")
+    parser.add_argument("--entropy", type=float, default=0.05, help="weight of the entropy bonus")
     parser.add_argument("--eval-deals", type=int, default=2000, help="deals of the paired evaluation")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--report-every", type=int, default=5000, help="print training progress")
