@@ -470,3 +470,16 @@ def test_resume_refusals(tmp_path: Path) -> None:
     assert_ok(invoke("simulate", "--out", games, "--games", 2, "-q"))
     assert_fails(invoke("play", "--resume", games), "holds 2 games", code=2)
     assert_fails(invoke("play", "--resume", tmp_path / "none.json"), "none.json", code=2)
+
+
+@pytest.mark.parametrize(("args", "seated"), [([], "infer:3"), (["--level", "1"], "infer:1")])
+def test_play_default_opponents_are_the_strongest_player_at_the_level(
+    tmp_path: Path, args: list[str], seated: str
+) -> None:
+    """Without --opponents, ``paston play`` seats two of the registry's default player
+    (``infer``) at ``--level``; the game is saved after quitting at once."""
+    out = tmp_path / "g.json"
+    assert_ok(invoke("play", "--out", out, "--seed", "3", *args, input="quit\n"))
+    (match,) = read_file(out)
+    seats = list(match.seats)
+    assert seats[1:] == [f"{seated} (1)", f"{seated} (2)"]

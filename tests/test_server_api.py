@@ -12,6 +12,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from paston.bots.base import PLAYERS, player_choices
+from paston.bots.registry import DEFAULT_PLAYER
 from paston.match import Match
 from paston.rules import PRESETS, Rules
 from paston.server.db import make_engine, migrate, session_factory
@@ -94,7 +95,7 @@ def test_a_bot_seat_without_a_name_gets_the_default_player(client: TestClient) -
     # (it used to be refused as "unknown player 'none'")
     res = client.post("/api/tables", json={"name": "D", "seats": [{"kind": "bot"}, *HUMANS[:2]]})
     assert res.status_code == 201, res.text
-    assert res.json()["table"]["seats"][0]["bot"] == "pimc"
+    assert res.json()["table"]["seats"][0]["bot"] == DEFAULT_PLAYER == "infer"
 
 
 def test_the_rules_of_a_table_are_its_matchs_and_survive_storage(client: TestClient) -> None:

@@ -58,6 +58,10 @@ PLAYERS: tuple[PlayerInfo, ...] = (
 )
 """Every named computer player, weakest first."""
 
+DEFAULT_PLAYER = "infer"
+"""The computer player chosen when none is named (``paston play``'s opponents, a bot seat
+of the web app without a name): the strongest measured, see ``docs/STRENGTH.md``."""
+
 PLAYERS_BY_NAME: dict[str, PlayerInfo] = {p.name: p for p in PLAYERS}
 PLAYER_NAMES: tuple[str, ...] = tuple(PLAYERS_BY_NAME)
 """Named computer players; ``pimc`` takes a strength ``pimc:1`` … ``pimc:5`` (default 3)."""

@@ -18,6 +18,7 @@ import typer
 
 from paston.bots import Player, make_player
 from paston.bots.base import parse_player_name
+from paston.bots.registry import DEFAULT_PLAYER, PLAYERS_BY_NAME
 from paston.cli.common import (
     RULES_HELP,
     fail,
@@ -75,8 +76,8 @@ def _new_game(
         except PastonError as err:
             raise typer.BadParameter(str(err), param_hint="--opponents") from None
         bot_names[i] = kind if bot_level is None else f"{kind}:{bot_level}"
-        if kind == "pimc" and bot_level is None:
-            bot_names[i] = f"pimc:{level}"
+        if bot_level is None and PLAYERS_BY_NAME[kind].levels:
+            bot_names[i] = f"{kind}:{level}"
     person = name.strip()
     if not person:
         raise typer.BadParameter("the name may not be empty", param_hint="--name")
@@ -151,10 +152,17 @@ def play(
     name: str = typer.Option(PERSON, "--name", help="Your name on the score sheet."),
     seat: int = typer.Option(0, "--seat", min=0, max=2, help="Your seat (0, 1, 2; clockwise)."),
     opponents: str = typer.Option(
-        "pimc,pimc", "--opponents", help=f"The two computer players; known: {known_players()}."
+        f"{DEFAULT_PLAYER},{DEFAULT_PLAYER}",
+        "--opponents",
+        help=f"The two computer players; known: {known_players()}.",
     ),
     level: int = typer.Option(
-        3, "--level", "-l", min=1, max=5, help="Strength of pimc opponents: 1 (fast) to 5 (strongest)."
+        3,
+        "--level",
+        "-l",
+        min=1,
+        max=5,
+        help="Strength of opponents named without a level (infer, pimc): 1 (weakest) to 5 (strongest).",
     ),
     seed: int | None = typer.Option(
         None, "--seed", help="Seed for a reproducible game (random if not given)."
