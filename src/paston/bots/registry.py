@@ -51,7 +51,7 @@ PLAYERS: tuple[PlayerInfo, ...] = (
         "infer",
         "pimc whose sampled deals follow what the others' bids, whists and cards suggest; levels: "
         "1 a beginner (the heuristic with mistakes), 2 the heuristic, 3 and 4 weigh 10 and 16 deals "
-        "a card, 5 (strongest) at least 32, more as its time budget allows",
+        "a card, 5 at least 32, more as its time budget allows",
         levels=(1, 2, 3, 4, 5),
         default_level=3,
     ),
