@@ -1,8 +1,9 @@
 """Decision times and worlds sampled by pimc, by kind of decision, against the targets.
 
-    python benchmarks/pimc_time.py [--level 5] [--deals 10] [--threads N] [--seed 1]
+    python benchmarks/pimc_time.py [--player pimc] [--level 5] [--deals 10] [--threads N] [--seed 1]
 
-Plays deals where all three seats are pimc at ``--level`` (level 5 samples by time,
+Plays deals where all three seats are ``--player`` (``pimc``, or ``infer`` for
+:class:`paston.bots.inference.InferPlayer`) at ``--level`` (level 5 samples by time,
 levels 1-4 a fixed number of worlds) on ``--threads`` threads (default: the cores), and
 for every decision with a real choice records its wall time and the worlds it sampled.
 Prints median and max time and median worlds per kind, the budget of the timed level,
@@ -20,6 +21,7 @@ import statistics
 import time
 from collections import defaultdict
 
+from paston.bots.inference import InferPlayer
 from paston.bots.pimc import TIME_BUDGETS, PimcPlayer
 from paston.deal import Deal
 from paston.dealing import shuffled_deck
@@ -32,6 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--player", choices=("pimc", "infer"), default="pimc")
     parser.add_argument("--level", type=int, default=5)
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--threads", type=int, default=None)
@@ -44,9 +47,9 @@ def main() -> None:
     threads = 1
     for k in range(args.deals):
         deal = Deal(shuffled_deck(rng), dealer=k % 3, first_deal=True)
+        kind = InferPlayer if args.player == "infer" else PimcPlayer
         bots = [
-            PimcPlayer(seed=args.seed * 1000 + 3 * k + s, level=args.level, threads=args.threads)
-            for s in range(3)
+            kind(seed=args.seed * 1000 + 3 * k + s, level=args.level, threads=args.threads) for s in range(3)
         ]
         threads = bots[0].threads
         pending = 0.0
@@ -69,7 +72,7 @@ def main() -> None:
                 times["DISCARD+TRUMP"].append(pending + elapsed)
             deal.apply(scored.chosen(view.legal_actions), seat)
     print(
-        f"pimc:{args.level} on {threads} thread(s), {args.deals} deals; load average "
+        f"{args.player}:{args.level} on {threads} thread(s), {args.deals} deals; load average "
         f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
     )
     print(

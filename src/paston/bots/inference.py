@@ -35,14 +35,17 @@ from dataclasses import dataclass
 from paston.actions import Action, Kind
 from paston.bots.heuristic import (
     PRIKUP_VALUE,
+    HeuristicPlayer,
     bid_preferences,
     trump_preferences,
     whist_preferences,
 )
 from paston.bots.knowledge import Knowledge, World
-from paston.bots.pimc import DEFAULT_LEVEL, Level, PimcPlayer
+from paston.bots.noisy import NoisyHeuristicPlayer
+from paston.bots.pimc import DEFAULT_LEVEL, Level, Option, PimcPlayer, Scored
 from paston.cards import JACK_OF_SPADES, SEVEN_OF_SPADES, SUIT_MASKS
 from paston.contracts import Contract, allowed_trumps
+from paston.errors import IllegalActionError
 from paston.solver import Solver
 from paston.views import DealView
 
@@ -310,19 +313,37 @@ class InferenceSampler:
 
 
 INFER_LEVELS: dict[int, Level] = {
-    1: Level(play=4, bid=4, discard=3, discards_tried=3, whist=3),
-    2: Level(play=6, bid=6, discard=4, discards_tried=4, whist=4),
     # about pimc:3's time per decision: weighting 8 draws per world costs about as much
     # as solving the worlds it saves
     3: Level(play=10, bid=8, discard=6, discards_tried=6, whist=6),
-    4: Level(play=24, bid=16, discard=10, discards_tried=10, whist=10),
-    5: Level(play=24, bid=16, discard=10, discards_tried=12, whist=10, timed=True),
+    # pimc:3's counts: 1.6 times level 3's worlds for a card
+    4: Level(play=16, bid=12, discard=8, discards_tried=8, whist=8),
+    # twice level 4's worlds at least, then as many more as pimc:5's time budgets allow
+    5: Level(play=32, bid=24, discard=12, discards_tried=12, whist=16, timed=True),
 }
-"""The worlds each level of ``infer`` samples (level 5 by time, as ``pimc:5``)."""
+"""The worlds each sampling level of ``infer`` draws (level 5 by time, as ``pimc:5``).
+Levels 1 and 2 sample nothing: see :data:`SIMPLE_LEVELS`."""
+
+SIMPLE_LEVELS: dict[int, str] = {
+    1: "the heuristic with human-looking mistakes (paston.bots.noisy)",
+    2: "the heuristic",
+}
+"""The levels of ``infer`` that play by rules instead of sampling worlds."""
+
+
+def simple_player(level: int, seed: int | None) -> NoisyHeuristicPlayer | HeuristicPlayer | None:
+    """The rule-based player behind ``infer:1`` and ``infer:2`` (else ``None``)."""
+    if level == 1:
+        return NoisyHeuristicPlayer(seed)
+    if level == 2:
+        return HeuristicPlayer(seed)
+    return None
 
 
 class InferPlayer(PimcPlayer):
-    """``pimc`` valuing worlds drawn by :class:`InferenceSampler` (registered as ``infer``).
+    """``pimc`` valuing worlds drawn by :class:`InferenceSampler` (registered as ``infer``);
+    levels 1 and 2 play as :func:`simple_player` instead (their :meth:`options` is its
+    choice alone, valued 0 from no worlds).
 
     >>> import random
     >>> from paston.deal import Deal
@@ -352,3 +373,13 @@ class InferPlayer(PimcPlayer):
             threads=threads,
             settings=INFER_LEVELS.get(level),
         )
+        self.simple = simple_player(level, seed)
+        """The rule-based player of levels 1 and 2 (``None`` at the sampling levels)."""
+
+    def options(self, view: DealView) -> Scored:
+        """As :meth:`PimcPlayer.options`; at levels 1 and 2 the simple player's choice."""
+        if self.simple is None:
+            return super().options(view)
+        if view.seat is None or view.seat != view.to_move or not view.legal_actions:
+            raise IllegalActionError("R0.1", "not-your-turn", f"seat {view.seat} has nothing to do now")
+        return Scored((Option(self.simple.choose(view), 0.0, None),), 0)
