@@ -14,7 +14,10 @@ they differ only in the search depth of the declarer's cards:
   as many as the time left allows, each run aborted at the deadline; it plays the last
   completed search (once the contract is made or beaten, PIMC by time, like ``pimc``).
 
-So the time per decision is equal by construction (both stop at the same deadline; the
+Each seat's player is seeded by the deal and the seat, so the six seatings bid, whist,
+discard and defend alike until a declarer's cards differ (common random numbers: the
+difference measures the declarer's play, not the luck of the samples elsewhere). The
+time per decision is equal by construction (both stop at the same deadline; the
 printed medians and 99th percentiles show it), and PIMC gets as many more worlds as the
 deeper search costs. Deals are those of ``paston tournament`` with the same seed (all six
 seatings, :func:`paston.eval.tournament.play_duplicate_deal`). Prints the points per deal
@@ -46,6 +49,7 @@ from paston.views import DealView
 SETTINGS: dict[str, Any] = {}
 """The run's settings, read by the players made in this process and its forked workers."""
 TIMES: list[Timing] = []
+SEATS: list[int] = []
 MAX_WORLDS = 100_000
 """No cap on the worlds of a declarer card: each player samples while its budget lasts."""
 
@@ -86,10 +90,14 @@ class Timed:
 
 
 def make_player(name: str, *, seed: int | None = None, time_budget: float | None = None) -> Timed:
-    """The tournament's player factory in this benchmark: ``amu:*`` searches deep, ``pimc:*`` at depth 1."""
+    """The tournament's player factory in this benchmark: ``amu:*`` searches deep, ``pimc:*``
+    at depth 1. The tournament makes the players of a seating seat by seat; each is seeded
+    by the deal and its seat (not by the seating, as ``paston tournament`` does), so the
+    six seatings bid, whist and defend alike until a declarer's cards differ."""
     deep = name.startswith("amu")
+    seat = SEATS.pop(0)
     player = AlphaMuPlayer(
-        seed=seed,
+        seed=(SETTINGS["seed"] * 1_000_003 + SETTINGS["deal"]) * 3 + seat,
         level=SETTINGS["level"],
         depth=SETTINGS["depth"] if deep else 1,
         card_seconds=SETTINGS["seconds"],
@@ -101,6 +109,8 @@ def make_player(name: str, *, seed: int | None = None, time_budget: float | None
 def play(k: int) -> tuple[list[DealResultRow], list[Timing]]:
     """Deal ``k`` in its six seatings, and the decisions' times."""
     TIMES.clear()
+    SETTINGS["deal"] = k
+    SEATS[:] = [0, 1, 2] * 6  # the order in which play_duplicate_deal makes the players
     level = SETTINGS["level"]
     rows = tournament.play_duplicate_deal(k, f"amu:{level}", f"pimc:{level}", seed=SETTINGS["seed"])
     return rows, list(TIMES)
@@ -122,6 +132,20 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def declarer_differences(rows: list[list[DealResultRow]], a: str, b: str) -> list[float]:
+    """Per deal with a declarer of each kind: the mean score of the ``a`` declarers minus
+    that of the ``b`` declarers (the seatings bid alike, so the declarer is the same seat)."""
+    out = []
+    for deal_rows in rows:
+        scores: dict[str, list[int]] = {a: [], b: []}
+        for row in deal_rows:
+            if row.declarer is not None:
+                scores[row.arrangement[row.declarer]].append(row.scores[row.declarer])
+        if scores[a] and scores[b]:
+            out.append(statistics.fmean(scores[a]) - statistics.fmean(scores[b]))
+    return out
+
+
 def report(
     rows: list[list[DealResultRow]], times: list[Timing], args: argparse.Namespace, elapsed: float
 ) -> str:
@@ -136,6 +160,14 @@ def report(
         f"{len(rows)} of {args.deals} deals x 6 seatings, seed {args.seed}, {elapsed:.0f} s with "
         f"{args.workers} worker(s), load {os.getloadavg()[0]:.2f}",
     ]
+    paired = declarer_differences(rows, a, b)
+    if paired:
+        plo, phi = bootstrap_ci(paired, seed=args.seed)
+        lines.append(
+            f"declarer's score, amu declaring - pimc declaring the same deal: "
+            f"{statistics.fmean(paired):+.2f} "
+            f"[{plo:+.2f}, {phi:+.2f}] over {len(paired)} deals with a declarer"
+        )
     for label, name in (("amu", a), ("pimc", b)):
         s = summary[name]
         cards = [t for t in times if t.player == label and t.declarer_card]
