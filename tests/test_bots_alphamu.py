@@ -3,6 +3,7 @@ the solver on one world and with PIMC at depth 1, and decisions from the view on
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 
@@ -11,7 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from paston.bots import make_player
-from paston.bots.alphamu import AlphaMu, AlphaMuPlayer, Front, front_max, front_min, root_node
+from paston.bots.alphamu import AlphaMu, AlphaMuPlayer, Front, Node, front_max, front_min, root_node
 from paston.bots.knowledge import World, uniform_worlds
 from paston.bots.pimc import PimcPlayer
 from paston.deal import Deal, Phase
@@ -189,3 +190,70 @@ def test_amu_is_a_named_player_with_levels() -> None:
 def test_amu_rejects_bad_settings(kwargs: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         AlphaMuPlayer(**kwargs)  # type: ignore[arg-type]
+
+
+def fresh_solve(s: AlphaMu, node: Node, world: int) -> dict[int, int]:
+    """The solver's values at ``node`` in ``world`` from a validated position (no cache)."""
+    hands = [h & ~node.played for h in s.hands[world]]
+    pos = Position(
+        hands=(hands[0], hands[1], hands[2]),
+        contract=s.contract,
+        declarer=s.declarer,
+        defenders=s.defenders,
+        leader=node.leader,
+        trick=node.trick,
+        tricks=node.tricks,
+    )
+    return {c.index: t for c, t in Solver().solve(pos).card_values.items()}
+
+
+def brute_force(s: AlphaMu, node: Node, depth: int, worlds: frozenset[int]) -> set[tuple[int, ...]]:
+    """Every vector of results (per world of ``worlds``, in order; 1 made) the declarer can
+    force with a plan of ``depth`` moves, the defenders choosing per world: no fronts, no
+    pruning, no early stops (a naive statement of αμ's values)."""
+    order = sorted(worlds)
+    if sum(node.tricks) == 10:  # the play is over
+        return {tuple(int(node.tricks[s.declarer] >= DECLARER_NEEDS) for _ in order)}
+    seat = s._to_move(node)
+    if seat == s.declarer:
+        cards = s.declarer_cards(node, order[0])
+        if depth <= 1:
+            values = [fresh_solve(s, node, w) for w in order]
+            return {tuple(int(v[c] >= DECLARER_NEEDS) for v in values) for c in cards}
+        return set().union(*(brute_force(s, s._play(node, c), depth - 1, worlds) for c in cards))
+    options: dict[int, set[int]] = {}
+    for w in order:
+        legal = s._legal(node, w, seat)
+        for c in range(32):
+            if legal >> c & 1:
+                options.setdefault(c, set()).add(w)
+    per_card = [
+        (sorted(ws), brute_force(s, s._play(node, c), depth, frozenset(ws))) for c, ws in options.items()
+    ]
+    out: set[tuple[int, ...]] = set()
+    for choice in itertools.product(*(vectors for _, vectors in per_card)):
+        result = {w: 1 for w in order}
+        for (ws, _), vector in zip(per_card, choice, strict=True):
+            for w, r in zip(ws, vector, strict=True):
+                result[w] = min(result[w], r)
+        out.add(tuple(result[w] for w in order))
+    return out
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=10**6), st.sampled_from([12, 15, 18]), st.integers(0, 2**32))
+def test_the_search_finds_what_brute_force_finds(seed: int, plays: int, draw: int) -> None:
+    found = declarer_view(seed, plays)
+    assume(found is not None)
+    assert found is not None
+    _, view = found
+    worlds = uniform_worlds(view, 4, random.Random(draw))
+    for depth in (2, 3):
+        s = search(view, worlds)
+        valued = s.root(depth)
+        for card, (wins, _) in valued.items():
+            child = s._play(s.root_node, card)
+            vectors = brute_force(s, child, depth - 1, frozenset(range(4)))
+            assert wins == max(sum(v) for v in vectors), (depth, card)
+        for (world, node), cards in s.leaves.items():  # the cache holds exact values
+            assert cards == fresh_solve(s, node, world)

@@ -151,8 +151,8 @@ class Node:
 
 Valued = dict[int, tuple[int, tuple[int, ...]]]
 """Per card index: the worlds made by its best plan, and its tricks in each world."""
-Leaves = dict[tuple[int, int, tuple[int, ...]], dict[int, int]]
-"""Solved positions: (world, cards played, trick) → each legal card's declarer tricks."""
+Leaves = dict[tuple[int, Node], dict[int, int]]
+"""Solved positions: (world, node) → each legal card's declarer tricks."""
 
 
 class AlphaMu:
@@ -231,7 +231,7 @@ class AlphaMu:
     def solve(self, node: Node, world: int) -> dict[int, int]:
         """Each legal card of the declarer (to move at ``node``) and the declarer's total
         tricks after it, double-dummy in ``world``."""
-        key = (world, node.played, node.trick)
+        key = (world, node)  # the cards played do not say who won which trick
         cards = self.leaves.get(key)
         if cards is None:
             root, p = self._roots[world], node.played
