@@ -257,3 +257,20 @@ def test_the_search_finds_what_brute_force_finds(seed: int, plays: int, draw: in
             assert wins == max(sum(v) for v in vectors), (depth, card)
         for (world, node), cards in s.leaves.items():  # the cache holds exact values
             assert cards == fresh_solve(s, node, world)
+
+
+def test_a_deep_search_past_its_cap_plays_pimcs_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    import paston.bots.alphamu as alphamu
+
+    found = declarer_view(0, 0)
+    assert found is not None
+    _, view = found
+    worlds = uniform_worlds(view, 6, random.Random(4))
+    monkeypatch.setattr(alphamu, "DEEP_SECONDS_CAP", -1.0)  # every deep search times out
+    amu = AlphaMuPlayer(seed=1, level=1, depth=2, sampler=fixed(worlds), threads=1)
+    pimc = PimcPlayer(seed=1, level=1, sampler=fixed(worlds), threads=1)
+    assert [o.action for o in amu.options(view).options] == [o.action for o in pimc.options(view).options]
+    assert amu.last_depth == 1
+    monkeypatch.setattr(alphamu, "DEEP_SECONDS_CAP", 60.0)
+    amu.options(view)
+    assert amu.last_depth == 2 and amu.last_worlds == 6

@@ -68,6 +68,9 @@ WIDEN_FROM = 8
 """With a time budget, the first deep run searches this many worlds."""
 WIDEN_SHARE = 0.7
 """The share of the time left that the next, larger deep run is sized to take."""
+DEEP_SECONDS_CAP = 0.5
+"""Without a time budget, a deep search still stops after this long and the card is
+PIMC's on the same worlds (so the card-play target, 1 s at worst, holds)."""
 WIDEN_GROWTH = 4
 """A deep run searches at most this many times the worlds of the run before."""
 
@@ -337,7 +340,10 @@ class AlphaMuPlayer:
     ``card_seconds`` (or level 5, with ``pimc``'s card budget) spends a time budget per
     declarer card instead of a fixed number of worlds (the level's card count, or
     ``worlds``), on at most ``max_worlds`` (default: pimc's cap, ``MAX_WORLDS_FACTOR``
-    times the level's card count). Deterministic given a seed and no time budget.
+    times the level's card count). Without a time budget it values the level's worlds at
+    depth 1 first, and keeps that (PIMC's card) if the deep search passes
+    ``DEEP_SECONDS_CAP``; so it is deterministic given a seed except in such rare slow
+    positions.
     """
 
     name = "amu"
@@ -416,8 +422,16 @@ class AlphaMuPlayer:
         sample = self.pimc.sampler
         if self.card_seconds is None:
             worlds = sample(view, self.worlds, self._rng)
-            valued = self._search(view, worlds).root(self.depth)
-            self.last_worlds, self.last_depth = len(worlds), self.depth
+            leaves: Leaves = {}
+            valued = self._search(view, worlds, leaves=leaves).root(1)
+            self.last_worlds, self.last_depth = len(worlds), 1
+            if self.depth > 1:
+                deadline = time.perf_counter() + DEEP_SECONDS_CAP
+                try:
+                    valued = self._search(view, worlds, deadline, leaves).root(self.depth)
+                    self.last_depth = self.depth
+                except SearchTimeout:
+                    pass  # a rare slow position: PIMC's answer on the same worlds
             return Scored(rank(valued, view.contract), len(worlds))
         start = time.perf_counter()
         deadline = start + self.card_seconds
@@ -426,7 +440,7 @@ class AlphaMuPlayer:
         depth = 1 if decided else self.depth  # a decided contract leaves only PIMC's tie-break
         floor = self.worlds if depth == 1 else min(self.worlds, WIDEN_FROM)
         worlds = sample(view, floor, self._rng)
-        leaves: Leaves = {}  # the deep runs search prefixes of the same worlds
+        leaves = {}  # the deep runs search prefixes of the same worlds
         valued = self._search(view, worlds, leaves=leaves).root(1)
         self.last_worlds, self.last_depth = len(worlds), 1
         if depth == 1:  # PIMC by time: more worlds in batches while the budget lasts
