@@ -24,6 +24,10 @@ seatings, :func:`paston.eval.tournament.play_duplicate_deal`). Prints the points
 of ``amu`` minus ``pimc`` with a bootstrap 95% interval, the make rates, both players'
 median and 99th-percentile decision times, and the worlds each used. Run with
 ``PASTON_PIMC_THREADS=1`` (the search itself runs on one thread).
+
+``--seconds 0`` compares at equal worlds instead (both the level's card count; the deep
+search falls back to PIMC's card past 0.5 s): not an equal-time comparison, but what
+searching deeper is worth when it costs nothing.
 """
 
 from __future__ import annotations
@@ -100,7 +104,7 @@ def make_player(name: str, *, seed: int | None = None, time_budget: float | None
         seed=(SETTINGS["seed"] * 1_000_003 + SETTINGS["deal"]) * 3 + seat,
         level=SETTINGS["level"],
         depth=SETTINGS["depth"] if deep else 1,
-        card_seconds=SETTINGS["seconds"],
+        card_seconds=SETTINGS["seconds"] or None,
         max_worlds=MAX_WORLDS,
     )
     return Timed("amu" if deep else "pimc", player)
@@ -154,8 +158,9 @@ def report(
     summary = summarize(rows, a, b)
     diff = [x - y for x, y in zip(summary[a].per_deal, summary[b].per_deal, strict=True)]
     lo, hi = bootstrap_ci(diff, seed=args.seed)
+    budget = f"{args.seconds * 1000:.0f} ms" if args.seconds else "the level's worlds"
     lines = [
-        f"amu (depth {args.depth}) - pimc (depth 1), {args.seconds * 1000:.0f} ms per declarer card, "
+        f"amu (depth {args.depth}) - pimc (depth 1), {budget} per declarer card, "
         f"level {args.level}: {statistics.fmean(diff):+.2f} points per deal, 95% CI [{lo:+.2f}, {hi:+.2f}]",
         f"{len(rows)} of {args.deals} deals x 6 seatings, seed {args.seed}, {elapsed:.0f} s with "
         f"{args.workers} worker(s), load {os.getloadavg()[0]:.2f}",
@@ -193,7 +198,12 @@ def main() -> None:
     )
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--seconds", type=float, default=0.1, help="budget per declarer card")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=0.1,
+        help="budget per declarer card (0: the level's worlds, no budget)",
+    )
     parser.add_argument("--depth", type=int, default=2, help="amu's depth (2 or 3)")
     parser.add_argument("--level", type=int, default=2, help="pimc level of both players' other decisions")
     parser.add_argument("--workers", type=int, default=1)
