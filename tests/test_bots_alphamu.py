@@ -274,3 +274,15 @@ def test_a_deep_search_past_its_cap_plays_pimcs_card(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(alphamu, "DEEP_SECONDS_CAP", 60.0)
     amu.options(view)
     assert amu.last_depth == 2 and amu.last_worlds == 6
+
+
+def test_amu_draws_its_worlds_from_the_inference_sampler_too() -> None:
+    from paston.bots.inference import InferenceSampler
+
+    found = declarer_view(3, 3)
+    assert found is not None
+    deal, view = found
+    bot = AlphaMuPlayer(seed=2, level=1, sampler=InferenceSampler(), threads=1)
+    assert isinstance(bot.sampler_in_use(), InferenceSampler)
+    assert bot.choose(view) in deal.legal_actions()
+    assert bot.last_depth == 2 and bot.last_worlds == 6

@@ -383,6 +383,10 @@ class AlphaMuPlayer:
         """Worlds the last declarer card was decided on (at ``last_depth``)."""
         self.last_depth = 0
 
+    def sampler_in_use(self) -> WorldSampler:
+        """The sampler of every decision's worlds (pimc's: uniform, or as given)."""
+        return self.pimc.sampler
+
     def choose(self, view: DealView) -> Action:
         """Pick a legal action from the seat's view: αμ for the declarer's cards, else pimc."""
         legal = view.legal_actions
@@ -419,7 +423,7 @@ class AlphaMuPlayer:
 
     def _declarer_play(self, view: DealView) -> Scored:
         assert view.contract is not None
-        sample = self.pimc.sampler
+        sample = self.sampler_in_use()
         if self.card_seconds is None:
             worlds = sample(view, self.worlds, self._rng)
             leaves: Leaves = {}
