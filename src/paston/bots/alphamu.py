@@ -1,5 +1,6 @@
 """αμ search for the declarer's card play (Cazenave and Ventos, *The αμ Search Algorithm
-for the Game of Bridge*, 2019), over the same sampled worlds as :mod:`paston.bots.pimc`.
+for the Game of Bridge*, Monte Carlo Search 2020, arXiv:1911.07960), over the same
+sampled worlds as :mod:`paston.bots.pimc`.
 
 PIMC values each card by solving every world double-dummy, as if the declarer would
 know the world from the next card on (strategy fusion). αμ searches ``depth`` moves of
