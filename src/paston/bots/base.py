@@ -40,8 +40,8 @@ class Player(Protocol):
 
 
 def make_player(name: str, *, seed: int | None = None, time_budget: float | None = None) -> Player:
-    """A computer player by name (``random``, ``heuristic``, ``pimc``, ``pimc:N``, ``infer``, ``infer:N``),
-    seeded for reproducibility. ``time_budget`` (seconds) lets ``pimc`` stop sampling
+    """A computer player by name (``random``, ``heuristic``, ``pimc``, ``pimc:N``, ``infer``, ``infer:N``,
+    ``amu``, ``amu:N``), seeded for reproducibility. ``time_budget`` (seconds) lets ``pimc`` stop sampling
     early (decision B4), as does ``infer``; the other players are fast and ignore it."""
     key, level = parse_player_name(name)
     if key == "pimc":
@@ -55,6 +55,12 @@ def make_player(name: str, *, seed: int | None = None, time_budget: float | None
 
         return InferPlayer(
             seed=seed, level=level or PLAYERS_BY_NAME["infer"].default_level or 3, time_budget=time_budget
+        )
+    if key == "amu":
+        from paston.bots.alphamu import AlphaMuPlayer
+
+        return AlphaMuPlayer(
+            seed=seed, level=level or PLAYERS_BY_NAME["amu"].default_level or 3, time_budget=time_budget
         )
     if key == "random":
         from paston.bots.random_player import RandomPlayer

@@ -4,9 +4,9 @@ The one list of computer players; the command line, the server's schema and the 
 all read it.
 
 >>> [p.name for p in PLAYERS], PLAYERS_BY_NAME["pimc"].levels
-(['random', 'heuristic', 'pimc', 'infer'], (1, 2, 3, 4, 5))
->>> player_choices()[:5]
-('random', 'heuristic', 'pimc', 'infer', 'pimc:1')
+(['random', 'heuristic', 'pimc', 'infer', 'amu'], (1, 2, 3, 4, 5))
+>>> player_choices()[:6]
+('random', 'heuristic', 'pimc', 'infer', 'amu', 'pimc:1')
 """
 
 from __future__ import annotations
@@ -52,6 +52,13 @@ PLAYERS: tuple[PlayerInfo, ...] = (
         "pimc whose sampled deals follow what the others' bids, whists and cards suggest; levels: "
         "1 a beginner (the heuristic with mistakes), 2 the heuristic, 3 and 4 weigh 10 and 16 deals "
         "a card, 5 at least 32, more as its time budget allows",
+        levels=(1, 2, 3, 4, 5),
+        default_level=3,
+    ),
+    PlayerInfo(
+        "amu",
+        "pimc whose declarer plays its cards by αμ search (two of its moves deep, without strategy "
+        "fusion); levels 1 to 5",
         levels=(1, 2, 3, 4, 5),
         default_level=3,
     ),
