@@ -44,19 +44,19 @@ def test_meta_lists_the_players_and_the_rule_switches_exactly(client: TestClient
                 "default_level": None,
             },
             {
-                "name": "pimc",
+                "name": "amu",
                 "description": PLAYERS[2].description,
                 "levels": [1, 2, 3, 4, 5],
                 "default_level": 3,
             },
             {
-                "name": "infer",
+                "name": "pimc",
                 "description": PLAYERS[3].description,
                 "levels": [1, 2, 3, 4, 5],
                 "default_level": 3,
             },
             {
-                "name": "amu",
+                "name": "infer",
                 "description": PLAYERS[4].description,
                 "levels": [1, 2, 3, 4, 5],
                 "default_level": 3,
@@ -75,7 +75,7 @@ def test_meta_lists_the_players_and_the_rule_switches_exactly(client: TestClient
             "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
         },
     }
-    assert res.json()["player_choices"][:6] == ["random", "heuristic", "pimc", "infer", "amu", "pimc:1"]
+    assert res.json()["player_choices"][:6] == ["random", "heuristic", "amu", "pimc", "infer", "amu:1"]
 
 
 def test_every_player_of_the_registry_may_sit_and_no_other(client: TestClient) -> None:

@@ -4,9 +4,11 @@ The one list of computer players; the command line, the server's schema and the 
 all read it.
 
 >>> [p.name for p in PLAYERS], PLAYERS_BY_NAME["pimc"].levels
-(['random', 'heuristic', 'pimc', 'infer', 'amu'], (1, 2, 3, 4, 5))
+(['random', 'heuristic', 'amu', 'pimc', 'infer'], (1, 2, 3, 4, 5))
 >>> player_choices()[:6]
-('random', 'heuristic', 'pimc', 'infer', 'amu', 'pimc:1')
+('random', 'heuristic', 'amu', 'pimc', 'infer', 'amu:1')
+>>> PLAYERS[-1].name == DEFAULT_PLAYER  # the browser preselects the last, the strongest
+True
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ PLAYERS: tuple[PlayerInfo, ...] = (
     PlayerInfo("random", "uniform among the legal actions"),
     PlayerInfo("heuristic", "rule-based: hand evaluation and the usual card-play rules, well under 1 ms"),
     PlayerInfo(
+        "amu",
+        "pimc whose declarer plays its cards by αμ search (two of its moves deep, without strategy "
+        "fusion); levels 1 to 5",
+        levels=(1, 2, 3, 4, 5),
+        default_level=3,
+    ),
+    PlayerInfo(
         "pimc",
         "perfect-information Monte Carlo with the double-dummy solver; levels 1 (fast) to 4 sample "
         "a fixed number of worlds, 5 (strongest) as many as its time budget allows",
@@ -55,15 +64,9 @@ PLAYERS: tuple[PlayerInfo, ...] = (
         levels=(1, 2, 3, 4, 5),
         default_level=3,
     ),
-    PlayerInfo(
-        "amu",
-        "pimc whose declarer plays its cards by αμ search (two of its moves deep, without strategy "
-        "fusion); levels 1 to 5",
-        levels=(1, 2, 3, 4, 5),
-        default_level=3,
-    ),
 )
-"""Every named computer player, weakest first."""
+"""Every named computer player, weakest first (as measured in ``docs/STRENGTH.md``: ``amu``
+lost to ``pimc`` at equal time); the browser preselects the last."""
 
 DEFAULT_PLAYER = "infer"
 """The computer player chosen when none is named (``paston play``'s opponents, a bot seat
