@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import random
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 
-gymnasium = pytest.importorskip("gymnasium")
-
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-
-from paston.actions import Action  # noqa: E402
-from paston.env import gymnasium as pg  # noqa: E402
-from paston.errors import IllegalActionError, ParseError  # noqa: E402
-from paston.views import DealView  # noqa: E402
+from paston.actions import Action
+from paston.env import gymnasium as pg
+from paston.errors import IllegalActionError, ParseError
+from paston.views import DealView
 
 
 def test_check_env_with_pimc_and_heuristic_opponents() -> None:

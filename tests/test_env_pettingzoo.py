@@ -13,12 +13,10 @@ import random
 import types
 
 import numpy as np
+import pettingzoo  # noqa: F401 (CI installs it: a missing package fails, never skips)
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-pytest.importorskip("pettingzoo")
-
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import parallel_to_aec
 

@@ -16,13 +16,10 @@ import sys
 import types
 from pathlib import Path
 
-import numpy as np
-import pytest
-
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
-
 import gymnasium
+import numpy as np
+import pettingzoo  # noqa: F401 (CI installs it: a missing package fails, never skips)
+import pytest
 
 import paston.env.gymnasium  # noqa: F401  (registers paston/Paston-v0)
 from paston.env.pettingzoo import AGENTS, env

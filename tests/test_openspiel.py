@@ -14,16 +14,14 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pyspiel
 import pytest
+from open_spiel.python.algorithms import generate_playthrough
+from open_spiel.python.observation import make_observation
 
-pyspiel = pytest.importorskip("pyspiel")
-generate_playthrough = pytest.importorskip("open_spiel.python.algorithms.generate_playthrough")
-
-from open_spiel.python.observation import make_observation  # noqa: E402
-
-from paston.cards import SEVEN_OF_SPADES  # noqa: E402
-from paston.env import openspiel  # noqa: E402
-from paston.env.spiel_encoding import (  # noqa: E402
+from paston.cards import SEVEN_OF_SPADES
+from paston.env import openspiel
+from paston.env.spiel_encoding import (
     action_index,
     index_action,
     write_info_state,
@@ -316,8 +314,8 @@ def test_resample_from_infostate_keeps_the_seats_information_and_draws_the_hidde
 def test_openspiel_ismcts_plays_python_paston() -> None:
     """OpenSpiel's Python information-set MCTS runs on the game: it draws worlds with
     ``resample_from_infostate`` and plays deals to their end."""
-    ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
-    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+    from open_spiel.python.algorithms import ismcts, mcts
+
     game = _game()
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 30, random_state=np.random.RandomState(1))
@@ -331,7 +329,8 @@ def test_openspiel_ismcts_plays_python_paston() -> None:
 def test_openspiels_rl_environment_runs_python_paston() -> None:
     """OpenSpiel's ``rl_environment`` (the loop of its DQN, NFSP and policy-gradient
     examples) plays the game: information-state tensors in, the deal's scores out."""
-    rl_environment = pytest.importorskip("open_spiel.python.rl_environment")
+    from open_spiel.python import rl_environment
+
     env = rl_environment.Environment("python_paston")
     assert env.observation_spec()["info_state"] == (openspiel.INFO_STATE_SIZE,)
     assert env.action_spec()["num_actions"] == openspiel.ACTION_COUNT
