@@ -53,11 +53,11 @@ from paston.bots.pimc import (
     Option,
     PimcPlayer,
     Scored,
+    first_option,
 )
 from paston.cards import ALL_CARDS
 from paston.contracts import Contract
 from paston.deal import Phase
-from paston.errors import IllegalActionError
 from paston.scoring import DECLARER_NEEDS, declarer_score
 from paston.solver import Position, Solver
 from paston.tricks import playable, trick_winner
@@ -390,12 +390,7 @@ class AlphaMuPlayer:
 
     def choose(self, view: DealView) -> Action:
         """Pick a legal action from the seat's view: αμ for the declarer's cards, else pimc."""
-        legal = view.legal_actions
-        if not legal:
-            raise IllegalActionError("R0.1", "not-your-turn", f"seat {view.seat} has nothing to do now")
-        if len(legal) == 1:
-            return legal[0]
-        return self.options(view).chosen(legal)
+        return first_option(self.options, view)
 
     def options(self, view: DealView) -> Scored:
         """The options of the seat to move, its choice first (see :meth:`PimcPlayer.options`)."""

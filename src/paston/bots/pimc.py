@@ -115,6 +115,16 @@ class Scored:
         return first if first is not None and first in legal else legal[0]
 
 
+def first_option(options: Callable[[DealView], Scored], view: DealView) -> Action:
+    """A player's choice: the only legal action, else the first of its ``options``."""
+    legal = view.legal_actions
+    if not legal:
+        raise IllegalActionError("R0.1", "not-your-turn", f"seat {view.seat} has nothing to do now")
+    if len(legal) == 1:
+        return legal[0]
+    return options(view).chosen(legal)
+
+
 class PimcPlayer:
     """PIMC with the double-dummy solver; deterministic given a seed.
 
@@ -154,12 +164,7 @@ class PimcPlayer:
 
     def choose(self, view: DealView) -> Action:
         """Pick a legal action from the seat's view: the first of :meth:`options`."""
-        legal = view.legal_actions
-        if not legal:
-            raise IllegalActionError("R0.1", "not-your-turn", f"seat {view.seat} has nothing to do now")
-        if len(legal) == 1:
-            return legal[0]
-        return self.options(view).chosen(legal)
+        return first_option(self.options, view)
 
     def options(self, view: DealView) -> Scored:
         """Every action this player considers for the seat to move, valued from its view
