@@ -2,16 +2,17 @@
 
 An episode is one deal (``episode="deal"``: an ordinary deal, dealer drawn at random, dealt
 again while it is void, R1.4 and R3.4) or a whole game to the target (``episode="game"``:
-a :class:`~paston.match.Match`, R8). :class:`EpisodeGame` keeps a
-:class:`~paston.encoding_fast.DealEncoder` on the deal in play, so that every decision's
-observation and mask cost a few microseconds. PettingZoo's and Gymnasium's wrappers
+a :class:`~paston.match.Match`, R8). One-deal episodes run in the compiled core
+(:mod:`paston.env.fastdeal`: a decision with its observations and mask in well under a
+microsecond); games keep a :class:`~paston.encoding_fast.DealEncoder` on the deal in
+play (a few microseconds). PettingZoo's and Gymnasium's wrappers
 (:mod:`paston.env.pettingzoo`, :mod:`paston.env.gymnasium`) share it.
 
 >>> import random
 >>> game = EpisodeGame(episode="deal")
 >>> game.reset(random.Random(1))
 >>> while not game.done:
-...     legal = game.encoder.mask.nonzero()[0]
+...     legal = game.mask.nonzero()[0]
 ...     scores = game.act(int(legal[0]))
 >>> scores is not None and len(scores) == 3
 True
@@ -25,8 +26,9 @@ from operator import index as _index
 from typing import Final
 
 from paston.deal import Deal
-from paston.encoding import ACTION_COUNT, ACTIONS
+from paston.encoding import ACTION_COUNT, ACTIONS, OBSERVATION_SIZE, Observation
 from paston.encoding_fast import DealEncoder
+from paston.env.fastdeal import ILLEGAL, VOID, FastDeal
 from paston.errors import IllegalActionError
 from paston.match import Match
 from paston.rules import Rules
@@ -70,7 +72,14 @@ def action_number(action: object) -> int:
 
 
 class EpisodeGame:
-    """The deal (or game) of one episode with its encoder."""
+    """The deal (or game) of one episode with its encodings: ``rows`` (each seat's
+    observation), ``full`` (3 × FULL_OBSERVATION_SIZE) and ``mask`` (the mover's legal
+    actions), arrays that change as the episode goes on (copy what you keep).
+
+    One-deal episodes run in the compiled core (:class:`~paston.env.fastdeal.FastDeal`,
+    ``fast``); the engine's :class:`~paston.deal.Deal` (``deal``) is rebuilt from it
+    only when asked for (views, error messages, ``render``). Whole games run on a
+    :class:`~paston.match.Match` with a :class:`~paston.encoding_fast.DealEncoder`."""
 
     def __init__(
         self,
@@ -82,35 +91,71 @@ class EpisodeGame:
         self.episode = check_choice("episode", episode, EPISODES)
         self.rules = parse_rules(rules)
         self.first_deal = bool(first_deal)
-        self.encoder = DealEncoder()
+        self.fast: FastDeal | None = None
+        self.encoder: DealEncoder | None = None
+        if self.episode == "deal":
+            self.fast = FastDeal(self.rules, self.first_deal)
+            self.full, self.mask = self.fast.full, self.fast.mask
+        else:
+            self.encoder = DealEncoder()
+            self.full, self.mask = self.encoder.full, self.encoder.mask
+        self.rows: tuple[Observation, ...] = tuple(self.full[s, :OBSERVATION_SIZE] for s in range(3))
         self.match: Match | None = None
-        self.deal: Deal | None = None
+        self._deal: Deal | None = None
+        self.started = False
+        """Whether :meth:`reset` has been called."""
         self.done = True
-        self.decisions = 0
-        self.to_move: int | None = None
-        """The seat to act (``None`` once the episode is over)."""
+        self._to_move = -1
+        self._decisions = 0
         self._rng = random.Random(0)
 
     def reset(self, rng: random.Random) -> None:
         """A new episode, its decks shuffled by ``rng``."""
         self._rng = rng
-        if self.episode == "game":
-            self.match = Match(first_dealer=rng.randrange(3), rules=self.rules, rng=rng)
-            self.deal = self.match.deal
-        else:
-            self.match = None
-            self.deal = self._deal(rng.randrange(3))
-        assert self.deal is not None
-        self.encoder.start(self.deal, self.totals)
+        self.started = True
         self.done = False
-        self.decisions = 0
-        self.to_move = self.encoder.to_move
+        self._decisions = 0
+        if self.fast is not None:
+            self._to_move = self.fast.reset(rng)
+            return
+        assert self.encoder is not None
+        self.match = Match(first_dealer=rng.randrange(3), rules=self.rules, rng=rng)
+        self._deal = self.match.deal
+        assert self._deal is not None
+        self.encoder.start(self._deal, self.totals)
+        self._to_move = self._encoder_mover()
 
-    def _deal(self, dealer: int) -> Deal:
-        while True:  # R1.4, R1.5: a deal void at once is dealt again by the same dealer
-            deal = Deal.random(self._rng, dealer=dealer, rules=self.rules, first_deal=self.first_deal)
-            if not deal.is_over:
-                return deal
+    def _encoder_mover(self) -> int:
+        assert self.encoder is not None
+        mover = self.encoder.to_move
+        return -1 if mover is None else mover
+
+    @property
+    def deal(self) -> Deal | None:
+        """The engine's deal in play (the last one once the game is over); ``None``
+        before :meth:`reset`."""
+        if self.fast is not None:
+            return self.fast.deal() if self.started else None
+        return self._deal
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act (``None`` once the episode is over)."""
+        if self.done:
+            return None
+        mover = self.fast.core.to_move if self.fast is not None else self._to_move
+        return mover if mover >= 0 else None
+
+    @property
+    def decisions(self) -> int:
+        """Decisions so far in the episode (refused ones counted by the wrappers)."""
+        if self.fast is not None:
+            return self.fast.core.decisions + self._decisions
+        return self._decisions
+
+    @decisions.setter
+    def decisions(self, value: int) -> None:
+        self._decisions = value - (self.fast.core.decisions if self.fast is not None else 0)
 
     @property
     def totals(self) -> tuple[int, int, int]:
@@ -120,53 +165,69 @@ class EpisodeGame:
     def stop(self) -> None:
         """End the episode here (truncated, or ended by an illegal action)."""
         self.done = True
-        self.to_move = None
 
     def is_legal(self, index: int) -> bool:
         """Whether the action with this index is legal for the seat to move."""
-        return not self.done and bool(self.encoder.legal_view[index])
+        if self.done:
+            return False
+        if self.fast is not None:
+            return self.fast.core.is_legal(index)
+        return bool(self.mask[index])
 
     def view(self, seat: int) -> DealView:
         """``seat``'s view of the deal in play (the last one once the game is over)."""
-        assert self.deal is not None
-        return self.deal.view(seat, self.totals)
+        deal = self.deal
+        assert deal is not None
+        return deal.view(seat, self.totals)
 
     def why_illegal(self, index: int) -> IllegalActionError | None:
         """``None`` if the action with this index is legal for the seat to move, else the
         engine's error naming the rule."""
-        if self.done or self.deal is None:
+        deal = self.deal
+        if self.done or deal is None:
             return IllegalActionError("R8.3", "episode-over", "the episode is over: reset it")
-        if self.encoder.legal_view[index]:
+        if self.is_legal(index):
             return None
-        error = self.deal.why_illegal(ACTIONS[index])
+        error = deal.why_illegal(ACTIONS[index])
         assert error is not None
         return error
 
     def act(self, index: int) -> tuple[int, int, int] | None:
         """Play the (legal) action with this index for the seat to move; the deal's R7
         scores when it finishes a scored deal, else ``None``."""
-        deal = self.deal
-        assert deal is not None and not self.done
-        self.decisions += 1
-        match = self.match
-        event = deal.apply(ACTIONS[index]) if match is None else match.apply(ACTIONS[index])
-        self.encoder.push(deal, event)
+        assert not self.done
+        if self.fast is not None:
+            code = self.fast.core.step(index)
+            assert code != ILLEGAL, "act() takes legal actions only"
+            return None if code >= 0 else self.settle(code)
+        return self._act_in_match(index)
+
+    def settle(self, code: int) -> tuple[int, int, int] | None:
+        """After the core's ``step`` returned ``code`` < 0 (a one-deal episode): the
+        scores of the finished deal (the episode is over), or ``None`` after a void deal
+        (R3.4: dealt again by the same dealer)."""
+        assert self.fast is not None
+        if code == VOID:
+            self.fast.redeal()
+            return None
+        self.done = True
+        return self.fast.core.scores
+
+    def _act_in_match(self, index: int) -> tuple[int, int, int] | None:
+        deal, match, encoder = self._deal, self.match, self.encoder
+        assert deal is not None and match is not None and encoder is not None
+        self._decisions += 1
+        encoder.push(deal, match.apply(ACTIONS[index]))
         if not deal.is_over:
-            self.to_move = self.encoder.to_move
+            self._to_move = self._encoder_mover()
             return None
         scores = deal.scores
-        if match is not None:  # the match has scored the deal (R8) and dealt the next
-            if match.is_over:
-                self.encoder.set_totals(match.totals, self.rules.target)
-                self.done = True
-            else:
-                self.deal = match.deal
-                assert self.deal is not None
-                self.encoder.start(self.deal, match.totals)
-        elif deal.redeal is not None:  # R3.4: all passed with J♠ and 7♠ in the prikup
-            self.deal = self._deal(deal.dealer)
-            self.encoder.start(self.deal)
-        else:
+        if match.is_over:  # the match has scored the deal (R8)
+            encoder.set_totals(match.totals, self.rules.target)
             self.done = True
-        self.to_move = None if self.done else self.encoder.to_move
+        else:  # and dealt the next
+            self._deal = match.deal
+            assert self._deal is not None
+            encoder.start(self._deal, match.totals)
+        self._to_move = self._encoder_mover()
         return scores
