@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from collections.abc import Iterator
 
 import numpy as np
@@ -326,3 +327,20 @@ def test_the_layout_is_checked() -> None:
         _fastdeal.configure({**good, "hand": 0.5})
     with pytest.raises(RuntimeError, match="already set"):
         _fastdeal.configure({**good, "target": good["target"] - 1})  # type: ignore[operator]
+
+
+def test_a_core_holds_its_arrays_while_it_lives_and_lets_go_after() -> None:
+    full = np.zeros((3, enc.FULL_OBSERVATION_SIZE), np.float32)
+    mask = np.zeros(enc.ACTION_COUNT, np.int8)
+    before = sys.getrefcount(full), sys.getrefcount(mask)
+    cores = [_fastdeal.Core(full, mask) for _ in range(100)]
+    assert (sys.getrefcount(full), sys.getrefcount(mask)) == (before[0] + 100, before[1] + 100)
+    with pytest.raises(ValueError):
+        mask.resize(10)  # the cores write into it: it cannot move
+    del cores
+    assert (sys.getrefcount(full), sys.getrefcount(mask)) == before
+    for _ in range(100):  # failed constructions release what they took
+        with pytest.raises(ValueError):
+            _fastdeal.Core(full, np.zeros(3, np.int8))
+    assert sys.getrefcount(full) == before[0]
+    mask.resize(10)
