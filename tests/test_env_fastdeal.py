@@ -12,6 +12,7 @@ import itertools
 import random
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -25,6 +26,8 @@ from paston.deal import Deal
 from paston.encoding_fast import DealEncoder
 from paston.env import _fastdeal
 from paston.env.fastdeal import ILLEGAL, OVER, VOID, FastDeal, layout
+from paston.env.game import EpisodeGame
+from paston.match import Match
 from paston.phases import Phase
 from paston.result import Redeal
 from paston.rules import RULE_CHOICES, Rules
@@ -344,3 +347,37 @@ def test_a_core_holds_its_arrays_while_it_lives_and_lets_go_after() -> None:
             _fastdeal.Core(full, np.zeros(3, np.int8))
     assert sys.getrefcount(full) == before[0]
     mask.resize(10)
+
+
+@pytest.mark.parametrize("variant", range(0, len(VARIANTS), 2), ids=VARIANT_IDS[::2])
+def test_r8_game_episodes_in_the_core_follow_the_engines_match(variant: int) -> None:
+    """Whole games (R8, to a target of 61): every state against a Match dealt the decks
+    the core dealt and driven by the same actions: observations with the totals, masks,
+    scores, R8.2 resets, the next dealer (R2.2-R2.3) and the end (R8.3)."""
+    rules = replace(VARIANTS[variant][0], target=61)
+    game = EpisodeGame(episode="game", rules=rules)
+    rng = random.Random(variant)
+    deals = 0
+    for _ in range(6):
+        game.reset(rng)
+        match = Match(first_dealer=game.core.dealer, rules=rules)
+        while True:
+            if match.needs_deck:
+                match.deal_next(game.core.deck)
+            deal = match.deals[-1]
+            assert (game.mask == engine_mask(deal)).all()
+            for seat in range(3):
+                assert (game.full[seat] == enc.observe_full(deal, seat, totals=match.totals)).all()
+            assert game.totals == match.totals and game.to_move == match.to_move
+            if game.done:
+                break
+            legal = deal.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            scores = game.act(enc.action_index(action))
+            match.apply(action)
+            assert scores == deal.scores
+        assert match.is_over and game.match is not None
+        assert game.match.totals == match.totals and game.match.winners == match.winners
+        assert [d.events for d in game.match.deals] == [d.events for d in match.deals]
+        deals += match.completed_deals
+    assert deals >= 9

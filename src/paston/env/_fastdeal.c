@@ -16,6 +16,8 @@
  *     core.step(action)             the mover, -1 scored, -2 illegal (nothing changed),
  *                                   -3 void (R3.4: call redeal())
  *     core.redeal()                 the void deal dealt again by the same dealer
+ *     core.start(dealer, first_deal, totals)   the next deal of a game (R8)
+ *     core.set_totals(totals)       the game's totals shown (after its last deal)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -144,6 +146,7 @@ typedef struct {
     FDeal d;
     Py_buffer full, mask;
     int have_full, have_mask, started;
+    int first_deal; /* the first deal of each episode is played under first-deal rules */
 } Core;
 
 static int get_buffer(PyObject *obj, Py_buffer *view, const char *name, const char *format, Py_ssize_t n) {
@@ -199,7 +202,7 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     d->lone_flat = lone_flat;
     d->surrender_bonus = bonus;
     d->all_pass_first_bidder = all_pass_first_bidder;
-    d->first_deal = first_deal;
+    d->first_deal = self->first_deal = first_deal;
     d->target = target;
     d->rules_shown[0] = lone_flat ? 1.0f : 0.0f; /* the RULES block: switches off their defaults */
     d->rules_shown[1] = bonus == 0 ? 1.0f : 0.0f;
@@ -245,6 +248,8 @@ static PyObject *core_reset(Core *self, PyObject *seed) {
     FDeal *d = &self->d;
     fd_seed(d, (uint64_t)s);
     d->deals = d->decisions = 0;
+    d->first_deal = self->first_deal;
+    memset(d->totals, 0, sizeof d->totals);
     fd_new_deal(d, (int)fd_below(d, 3));
     self->started = 1;
     return PyLong_FromLong(fd_status(d));
@@ -258,6 +263,47 @@ static PyObject *core_redeal(Core *self, PyObject *unused) {
     }
     fd_new_deal(&self->d, self->d.dealer);
     return PyLong_FromLong(fd_status(&self->d));
+}
+
+/* three totals of a game (R8), within a range no game reaches */
+static int parse_totals(PyObject *obj, int out[3]) {
+    if (!PyArg_ParseTuple(obj, "iii", &out[0], &out[1], &out[2])) return -1;
+    for (int s = 0; s < 3; s++)
+        if (out[s] < -100000000 || out[s] > 100000000) {
+            PyErr_SetString(PyExc_ValueError, "totals must lie within -10**8 .. 10**8");
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *core_start(Core *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"dealer", "first_deal", "totals", NULL};
+    int dealer, first_deal, totals[3];
+    PyObject *t;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ipO!:start", kwlist, &dealer, &first_deal, &PyTuple_Type, &t))
+        return NULL;
+    if (dealer < 0 || dealer > 2) {
+        PyErr_Format(PyExc_ValueError, "start(): dealer must be seat 0, 1 or 2, not %d", dealer);
+        return NULL;
+    }
+    if (parse_totals(t, totals) < 0 || check_started(self) < 0) return NULL;
+    FDeal *d = &self->d;
+    if (d->phase < P_OVER) {
+        PyErr_SetString(PyExc_RuntimeError, "start(): the deal in play is not over");
+        return NULL;
+    }
+    d->first_deal = first_deal;
+    memcpy(d->totals, totals, sizeof totals);
+    fd_new_deal(d, dealer);
+    return PyLong_FromLong(fd_status(d));
+}
+
+static PyObject *core_set_totals(Core *self, PyObject *args) {
+    int totals[3];
+    if (parse_totals(args, totals) < 0 || check_started(self) < 0) return NULL;
+    memcpy(self->d.totals, totals, sizeof totals);
+    fd_show_totals(&self->d);
+    Py_RETURN_NONE;
 }
 
 static PyObject *core_step(Core *self, PyObject *action) {
@@ -283,6 +329,9 @@ static PyMethodDef core_methods[] = {
     {"step", (PyCFunction)core_step, METH_O,
      "step(action): the seat to move next, -1 scored, -2 illegal (unchanged), -3 void (R3.4)."},
     {"is_legal", (PyCFunction)core_is_legal, METH_O, "is_legal(action): legal for the seat to move?"},
+    {"start", (PyCFunction)(void (*)(void))core_start, METH_VARARGS | METH_KEYWORDS,
+     "start(dealer, first_deal, totals): the next deal of a game, once the deal in play is over."},
+    {"set_totals", (PyCFunction)core_set_totals, METH_VARARGS, "set_totals(t0, t1, t2): show the totals."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -330,7 +379,9 @@ static PyObject *get_int(Core *self, void *which) {
     case 3: return PyLong_FromLong(d->decisions);
     case 4: return PyLong_FromLong(d->deals);
     case 5: return PyLong_FromLong(d->n_actions);
-    default: return PyLong_FromLong(d->declarer);
+    case 6: return PyLong_FromLong(d->declarer);
+    case 7: return PyLong_FromLong(d->first_bidder);
+    default: return PyBool_FromLong(d->first_deal);
     }
 }
 
@@ -346,6 +397,8 @@ static PyGetSetDef core_getset[] = {
     {"deals", (getter)get_int, NULL, "deals begun since reset", (void *)4},
     {"action_count", (getter)get_int, NULL, "actions of the deal so far", (void *)5},
     {"declarer", (getter)get_int, NULL, "the declarer, else -1", (void *)6},
+    {"first_bidder", (getter)get_int, NULL, "the first bidder", (void *)7},
+    {"first_deal", (getter)get_int, NULL, "whether the deal is played under first-deal rules", (void *)8},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

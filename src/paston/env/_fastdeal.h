@@ -57,6 +57,7 @@ typedef struct {
     int lone_flat, surrender_bonus, all_pass_first_bidder, first_deal;
     int target;
     float rules_shown[4]; /* the RULES block */
+    int totals[3];        /* the game's totals before the deal (shown / target) */
     uint64_t rng[4];      /* xoshiro256** */
     /* the deal */
     int deck[32];
@@ -128,6 +129,7 @@ void fd_show(FDeal *d);
 void fd_seed(FDeal *d, uint64_t seed);
 uint32_t fd_below(FDeal *d, uint32_t n);
 void fd_new_deal(FDeal *d, int dealer);
+void fd_show_totals(FDeal *d);
 int fd_legal(const FDeal *d, long index);
 void fd_apply(FDeal *d, int index);
 int fd_status(const FDeal *d);

@@ -166,11 +166,17 @@ void fd_new_deal(FDeal *d, int dealer) {
     for (int s = 0; s < 3; s++)
         for (int c = 0; c < 32; c++)
             if (d->dealt[s] >> c & 1u) fd_held(d, s, c, 1.0f);
+    fd_show_totals(d);
     fd_seats(d, L_DEALER, 1, dealer, 0, 1.0f);
     fd_seats(d, L_FIRST_BIDDER, 1, d->first_bidder, 0, 1.0f);
     d->shown_phase = d->shown_mover = -1;
     d->mask_wide = 1;
     fd_show(d);
+}
+
+/* the game's totals, each divided by the target (DealEncoder.set_totals) */
+void fd_show_totals(FDeal *d) {
+    for (int s = 0; s < 3; s++) fd_seats(d, L_TOTALS, 1, s, 0, (float)((double)d->totals[s] / d->target));
 }
 
 /* --- the phases ------------------------------------------------------------------- */

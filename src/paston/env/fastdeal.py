@@ -37,11 +37,12 @@ from paston.cards import JACK_OF_SPADES, SEVEN_OF_SPADES
 from paston.deal import Deal
 from paston.encoding import ACTIONS, Mask, Observation
 from paston.env import _fastdeal
+from paston.match import Match
 from paston.phases import Phase
 from paston.result import Redeal
 from paston.rules import Rules
 
-__all__ = ["FastDeal", "layout"]
+__all__ = ["DealRecord", "FastDeal", "MatchReplay", "layout"]
 
 OVER: Final = -1
 """What ``core.step`` returns when the action ended the deal, scored."""
@@ -149,13 +150,20 @@ class FastDeal:
         self._deal = None
         return self.core.redeal()
 
+    def start(self, dealer: int, *, first_deal: bool, totals: tuple[int, int, int]) -> int:
+        """The next deal of a game, by ``dealer``, with the game's ``totals`` shown; the
+        seat to move."""
+        self._deal = None
+        return self.core.start(dealer, first_deal, totals)
+
     def deal(self) -> Deal:
         """The engine's deal in the core's state: the core's deck and dealer, its actions
         replayed (kept, and brought up to date on the next call)."""
         core = self.core
         deal = self._deal
         if deal is None:
-            deal = Deal(core.deck, dealer=core.dealer, rules=self.rules, first_deal=self.first_deal)
+            first = core.first_deal
+            deal = Deal(core.deck, dealer=core.dealer, rules=self.rules, first_deal=first)
             self._deal = deal
             self._applied = 0
         if self._applied < core.action_count:
@@ -163,3 +171,43 @@ class FastDeal:
                 deal.apply(ACTIONS[index])
             self._applied = core.action_count
         return deal
+
+
+DealRecord = tuple[tuple[int, ...], int, tuple[int, ...]]
+"""A deal played in the core: its deck, its dealer and its action indices."""
+
+
+class MatchReplay:
+    """The engine's :class:`~paston.match.Match` of a game played in the core, brought up
+    to date on demand from the deals' records (decks, dealers, actions): only what is new
+    since the last call is applied."""
+
+    __slots__ = ("_applied", "_done", "_open", "match")
+
+    def __init__(self, rules: Rules, first_dealer: int) -> None:
+        self.match = Match(first_dealer=first_dealer, rules=rules)
+        self._done = 0  # records entered whole
+        self._open = False  # the next record's deal is dealt in the match
+        self._applied = 0  # actions of that deal applied
+
+    def update(self, finished: list[DealRecord], current: DealRecord | None) -> Match:
+        """The match after the ``finished`` deals (all of the game's so far, in order) and
+        the ``current`` deal's actions (``None`` between deals or after the end)."""
+        match = self.match
+        records = finished[self._done :]
+        if current is not None:
+            records.append(current)
+        new_finished = len(finished) - self._done
+        for k, (deck, dealer, actions) in enumerate(records):
+            if not self._open:
+                deal = match.deal_next(deck)
+                assert deal.dealer == dealer, "the core and the match disagree on the dealer"
+                self._open = True
+                self._applied = 0
+            for index in actions[self._applied :]:
+                match.apply(ACTIONS[index])
+            self._applied = len(actions)
+            if k < new_finished:
+                self._done += 1
+                self._open = False
+        return match

@@ -2,10 +2,10 @@
 
 An episode is one deal (``episode="deal"``: an ordinary deal, dealer drawn at random, dealt
 again while it is void, R1.4 and R3.4) or a whole game to the target (``episode="game"``:
-a :class:`~paston.match.Match`, R8). One-deal episodes run in the compiled core
+a :class:`~paston.match.Match`, R8). The deals run in the compiled core
 (:mod:`paston.env.fastdeal`: a decision with its observations and mask in well under a
-microsecond); games keep a :class:`~paston.encoding_fast.DealEncoder` on the deal in
-play (a few microseconds). PettingZoo's and Gymnasium's wrappers
+microsecond); the engine's deal and match are rebuilt from it when a view, an error
+message or ``render`` needs them. PettingZoo's and Gymnasium's wrappers
 (:mod:`paston.env.pettingzoo`, :mod:`paston.env.gymnasium`) share it.
 
 >>> import random
@@ -26,12 +26,12 @@ from operator import index as _index
 from typing import Final
 
 from paston.deal import Deal
-from paston.encoding import ACTION_COUNT, ACTIONS, OBSERVATION_SIZE, Observation
-from paston.encoding_fast import DealEncoder
-from paston.env.fastdeal import ILLEGAL, VOID, FastDeal
+from paston.encoding import ACTION_COUNT, ACTIONS
+from paston.env.fastdeal import ILLEGAL, OVER, VOID, DealRecord, FastDeal, MatchReplay
 from paston.errors import IllegalActionError
-from paston.match import Match
+from paston.match import Match, dealer_after
 from paston.rules import Rules
+from paston.scoring import apply_totals, winners
 from paston.views import DealView
 
 EPISODES: Final = ("deal", "game")
@@ -76,10 +76,12 @@ class EpisodeGame:
     observation), ``full`` (3 × FULL_OBSERVATION_SIZE) and ``mask`` (the mover's legal
     actions), arrays that change as the episode goes on (copy what you keep).
 
-    One-deal episodes run in the compiled core (:class:`~paston.env.fastdeal.FastDeal`,
-    ``fast``); the engine's :class:`~paston.deal.Deal` (``deal``) is rebuilt from it
-    only when asked for (views, error messages, ``render``). Whole games run on a
-    :class:`~paston.match.Match` with a :class:`~paston.encoding_fast.DealEncoder`."""
+    The deals run in the compiled core (:class:`~paston.env.fastdeal.FastDeal`, ``fast``);
+    the engine's :class:`~paston.deal.Deal` (``deal``) and, in a game,
+    :class:`~paston.match.Match` (``match``) are rebuilt from it only when asked for
+    (views, error messages, ``render``). Between the deals of a game the engine's own
+    functions score the totals (R8.1–R8.2), find the winners (R8.3) and name the next
+    dealer (R2.2–R2.3)."""
 
     def __init__(
         self,
@@ -91,76 +93,69 @@ class EpisodeGame:
         self.episode = check_choice("episode", episode, EPISODES)
         self.rules = parse_rules(rules)
         self.first_deal = bool(first_deal)
-        self.fast: FastDeal | None = None
-        self.encoder: DealEncoder | None = None
-        if self.episode == "deal":
-            self.fast = FastDeal(self.rules, self.first_deal)
-            self.full, self.mask = self.fast.full, self.fast.mask
-        else:
-            self.encoder = DealEncoder()
-            self.full, self.mask = self.encoder.full, self.encoder.mask
-        self.rows: tuple[Observation, ...] = tuple(self.full[s, :OBSERVATION_SIZE] for s in range(3))
-        self.match: Match | None = None
-        self._deal: Deal | None = None
+        self._game = self.episode == "game"
+        # a game's first deal is played under the first deal's rules (R1.5, R2.1)
+        self.fast = FastDeal(self.rules, self.first_deal or self._game)
+        self.core = self.fast.core
+        self.full, self.mask, self.rows = self.fast.full, self.fast.mask, self.fast.rows
         self.started = False
         """Whether :meth:`reset` has been called."""
         self.done = True
-        self._to_move = -1
-        self._decisions = 0
-        self._rng = random.Random(0)
+        self._decisions = 0  # refused actions, counted by the wrappers
+        self._totals: tuple[int, int, int] = (0, 0, 0)
+        self._completed = 0
+        self._finished: list[DealRecord] = []
+        self._replay: MatchReplay | None = None
 
     def reset(self, rng: random.Random) -> None:
-        """A new episode, its decks shuffled by ``rng``."""
-        self._rng = rng
+        """A new episode, its dealer and decks drawn from ``rng``."""
         self.started = True
         self.done = False
         self._decisions = 0
-        if self.fast is not None:
-            self._to_move = self.fast.reset(rng)
-            return
-        assert self.encoder is not None
-        self.match = Match(first_dealer=rng.randrange(3), rules=self.rules, rng=rng)
-        self._deal = self.match.deal
-        assert self._deal is not None
-        self.encoder.start(self._deal, self.totals)
-        self._to_move = self._encoder_mover()
-
-    def _encoder_mover(self) -> int:
-        assert self.encoder is not None
-        mover = self.encoder.to_move
-        return -1 if mover is None else mover
+        self.fast.reset(rng)
+        self._totals = (0, 0, 0)
+        self._completed = 0
+        self._finished = []
+        self._replay = MatchReplay(self.rules, self.core.dealer) if self._game else None
 
     @property
     def deal(self) -> Deal | None:
         """The engine's deal in play (the last one once the game is over); ``None``
         before :meth:`reset`."""
-        if self.fast is not None:
-            return self.fast.deal() if self.started else None
-        return self._deal
+        if not self.started:
+            return None
+        match = self.match
+        return self.fast.deal() if match is None else match.deals[-1]
+
+    @property
+    def match(self) -> Match | None:
+        """The engine's match of a game episode, up to the action just played (``None``
+        in one-deal episodes)."""
+        if self._replay is None:
+            return None
+        core = self.core
+        current = (core.deck, core.dealer, core.actions) if core.to_move >= 0 else None
+        return self._replay.update(self._finished, current)
 
     @property
     def to_move(self) -> int | None:
         """The seat to act (``None`` once the episode is over)."""
-        if self.done:
-            return None
-        mover = self.fast.core.to_move if self.fast is not None else self._to_move
-        return mover if mover >= 0 else None
+        mover = self.core.to_move
+        return None if self.done or mover < 0 else mover
 
     @property
     def decisions(self) -> int:
         """Decisions so far in the episode (refused ones counted by the wrappers)."""
-        if self.fast is not None:
-            return self.fast.core.decisions + self._decisions
-        return self._decisions
+        return self.core.decisions + self._decisions
 
     @decisions.setter
     def decisions(self, value: int) -> None:
-        self._decisions = value - (self.fast.core.decisions if self.fast is not None else 0)
+        self._decisions = value - self.core.decisions
 
     @property
     def totals(self) -> tuple[int, int, int]:
         """The game's totals (zeros in a one-deal episode)."""
-        return self.match.totals if self.match is not None else (0, 0, 0)
+        return self._totals
 
     def stop(self) -> None:
         """End the episode here (truncated, or ended by an illegal action)."""
@@ -168,11 +163,7 @@ class EpisodeGame:
 
     def is_legal(self, index: int) -> bool:
         """Whether the action with this index is legal for the seat to move."""
-        if self.done:
-            return False
-        if self.fast is not None:
-            return self.fast.core.is_legal(index)
-        return bool(self.mask[index])
+        return not self.done and self.core.is_legal(index)
 
     def view(self, seat: int) -> DealView:
         """``seat``'s view of the deal in play (the last one once the game is over)."""
@@ -183,11 +174,12 @@ class EpisodeGame:
     def why_illegal(self, index: int) -> IllegalActionError | None:
         """``None`` if the action with this index is legal for the seat to move, else the
         engine's error naming the rule."""
-        deal = self.deal
-        if self.done or deal is None:
+        if self.done or not self.started:
             return IllegalActionError("R8.3", "episode-over", "the episode is over: reset it")
         if self.is_legal(index):
             return None
+        deal = self.deal
+        assert deal is not None
         error = deal.why_illegal(ACTIONS[index])
         assert error is not None
         return error
@@ -196,38 +188,34 @@ class EpisodeGame:
         """Play the (legal) action with this index for the seat to move; the deal's R7
         scores when it finishes a scored deal, else ``None``."""
         assert not self.done
-        if self.fast is not None:
-            code = self.fast.core.step(index)
-            assert code != ILLEGAL, "act() takes legal actions only"
-            return None if code >= 0 else self.settle(code)
-        return self._act_in_match(index)
+        code = self.core.step(index)
+        assert code != ILLEGAL, "act() takes legal actions only"
+        return None if code >= 0 else self.settle(code)
 
     def settle(self, code: int) -> tuple[int, int, int] | None:
-        """After the core's ``step`` returned ``code`` < 0 (a one-deal episode): the
-        scores of the finished deal (the episode is over), or ``None`` after a void deal
-        (R3.4: dealt again by the same dealer)."""
-        assert self.fast is not None
+        """After the core's ``step`` returned ``code`` < 0 (the deal ended): the deal's
+        scores, or ``None`` after a void deal (R3.4: dealt again by the same dealer). A
+        one-deal episode ends with its deal; a game adds the scores to the totals (R8.2
+        resets included) and ends when someone reaches the target (R8.3), else the
+        next dealer deals (R2.2–R2.3)."""
+        fast, core = self.fast, self.core
+        if self._game:
+            self._finished.append((core.deck, core.dealer, core.actions))
         if code == VOID:
-            self.fast.redeal()
+            fast.redeal()
             return None
-        self.done = True
-        return self.fast.core.scores
-
-    def _act_in_match(self, index: int) -> tuple[int, int, int] | None:
-        deal, match, encoder = self._deal, self.match, self.encoder
-        assert deal is not None and match is not None and encoder is not None
-        self._decisions += 1
-        encoder.push(deal, match.apply(ACTIONS[index]))
-        if not deal.is_over:
-            self._to_move = self._encoder_mover()
-            return None
-        scores = deal.scores
-        if match.is_over:  # the match has scored the deal (R8)
-            encoder.set_totals(match.totals, self.rules.target)
+        scores = core.scores
+        assert code == OVER and scores is not None
+        if not self._game:
             self.done = True
-        else:  # and dealt the next
-            self._deal = match.deal
-            assert self._deal is not None
-            encoder.start(self._deal, match.totals)
-        self._to_move = self._encoder_mover()
+            return scores
+        totals = apply_totals(self._totals, scores, rules=self.rules)
+        dealer = dealer_after(core.dealer, core.first_bidder, self._completed, self.rules)
+        self._totals = totals
+        self._completed += 1
+        if winners(totals, rules=self.rules):
+            self.done = True
+            core.set_totals(*totals)
+        else:
+            fast.start(dealer, first_deal=False, totals=totals)
         return scores
