@@ -381,3 +381,36 @@ def test_r8_game_episodes_in_the_core_follow_the_engines_match(variant: int) -> 
         assert [d.events for d in game.match.deals] == [d.events for d in match.deals]
         deals += match.completed_deals
     assert deals >= 9
+
+
+def test_bad_calls_between_deals_raise() -> None:
+    fast = FastDeal(Rules())
+    with pytest.raises(RuntimeError, match="reset"):
+        fast.core.start(0, False, (0, 0, 0))
+    with pytest.raises(RuntimeError, match="reset"):
+        fast.core.set_totals(1, 2, 3)
+    fast.core.reset(3)
+    with pytest.raises(RuntimeError, match="not over"):
+        fast.core.start(0, False, (0, 0, 0))
+    while fast.core.to_move >= 0:
+        code = fast.core.step(int(np.flatnonzero(fast.mask)[0]))
+        if code == VOID:
+            fast.redeal()
+    for args, error in [
+        ((3, False, (0, 0, 0)), ValueError),
+        ((-1, False, (0, 0, 0)), ValueError),
+        ((0, False, (0, 0)), TypeError),
+        ((0, False, [0, 0, 0]), TypeError),
+        ((0, False, (0, 0, 10**9)), ValueError),
+        ((0, False, (0, 0, "1")), TypeError),
+        (("0", False, (0, 0, 0)), TypeError),
+    ]:
+        with pytest.raises(error):
+            fast.core.start(*args)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        fast.core.set_totals(1, 2)  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="totals"):
+        fast.core.set_totals(1, 2, -(10**9))
+    scores = fast.core.scores
+    assert fast.core.start(2, True, (5, -3, 0)) >= 0 and fast.core.dealer == 2 and fast.core.first_deal
+    assert scores is not None and fast.core.scores is None and fast.core.action_count == 0
