@@ -105,6 +105,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._rewarded = False
         self._plain = False
         fast = self.game.fast
+        self._rows, self._mask = self.game.rows, self.game.mask  # the core's arrays, never replaced
         plain = max_cycles is None and render_mode is None
         self._core_step: Callable[[object], int] | None = None
         if fast is not None and plain:
@@ -148,10 +149,8 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         """The observation, cumulative reward, terminated, truncated and info of
         ``agent_selection``."""
         agent = self.agent_selection
-        if self._plain and observe:
-            seat = _SEAT[agent]
-            game = self.game
-            observation = {"observation": game.rows[seat].copy(), "action_mask": game.mask.copy()}
+        if self._plain and observe:  # the agent to move: its mask is the mover's
+            observation = {"observation": self._rows[_SEAT[agent]].copy(), "action_mask": self._mask.copy()}
             return observation, 0.0, False, False, self.infos[agent]
         return (
             self.observe(agent) if observe else None,
