@@ -3,11 +3,14 @@
 Each loop plays random legal actions, taking the observation (float32 array) and the legal
 actions of the player to move at every decision, as a learning program would:
 
+- ``paston-core``: the environments' compiled deal (``paston.env.fastdeal.FastDeal``), no
+  wrapper: a copy of the mover's observation, its mask's legal indices, ``core.step``;
 - ``paston-encoder``: a ``Deal`` and a ``DealEncoder`` (``paston.encoding_fast``), no wrapper;
 - ``paston-views``: a ``Deal``, the seat's ``DealView``, ``encoding.observe`` and
   ``encoding.legal_mask`` (the reference path, for comparison);
-- ``pettingzoo``: ``paston.env.pettingzoo.env()`` (AEC, order-enforcing wrapper): ``agent_iter``,
-  ``last()``, a random action from ``action_mask``, ``step``;
+- ``pettingzoo``: ``paston.env.pettingzoo.env()`` (AEC; one-deal episodes run in the compiled
+  deal): ``agent_iter``, ``last()``, a random action from ``action_mask``, ``step``;
+  ``pettingzoo-game`` the same with whole games to 121 (``episode="game"``);
 - ``gymnasium``: ``gymnasium.make("paston/Paston-v0", opponents="random")``: ``step`` with a
   random action from ``action_mask``; the two random computer players' decisions (through
   their views) happen inside and are counted separately;
@@ -49,6 +52,30 @@ def loop(name: str) -> Callable[[Loop], Loop]:
         return fn
 
     return register
+
+
+@loop("paston-core")
+def core_loop(seconds: float, seed: int) -> tuple[int, float]:
+    from paston.env.fastdeal import VOID, FastDeal
+    from paston.rules import Rules
+
+    rng = random.Random(seed)
+    fast = FastDeal(Rules())
+    core, rows, mask = fast.core, fast.rows, fast.mask
+    decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            mover = fast.reset(rng)
+            while mover >= 0:
+                rows[mover].copy()
+                legal = mask.nonzero()[0]
+                mover = core.step(legal[rng.randrange(len(legal))])
+                decisions += 1
+                if mover == VOID:  # R3.4: dealt again
+                    mover = fast.redeal()
+    return decisions, time.perf_counter() - start
 
 
 @loop("paston-encoder")
@@ -108,18 +135,17 @@ def views_loop(seconds: float, seed: int) -> tuple[int, float]:
     return decisions, time.perf_counter() - start
 
 
-@loop("pettingzoo")
-def pettingzoo_loop(seconds: float, seed: int) -> tuple[int, float]:
+def _pettingzoo_loop(seconds: float, seed: int, episode: str) -> tuple[int, float]:
     from paston.env.pettingzoo import env
 
     rng = random.Random(seed)
-    e = env()
+    e = env(episode=episode)
     e.reset(seed=seed)
     decisions = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        for _ in range(20):
+        for _ in range(20 if episode == "deal" else 1):
             e.reset()
             for _agent in e.agent_iter():
                 obs, _reward, terminated, truncated, _info = e.last()
@@ -130,6 +156,16 @@ def pettingzoo_loop(seconds: float, seed: int) -> tuple[int, float]:
                 e.step(legal[rng.randrange(len(legal))])
                 decisions += 1
     return decisions, time.perf_counter() - start
+
+
+@loop("pettingzoo")
+def pettingzoo_loop(seconds: float, seed: int) -> tuple[int, float]:
+    return _pettingzoo_loop(seconds, seed, "deal")
+
+
+@loop("pettingzoo-game")
+def pettingzoo_game_loop(seconds: float, seed: int) -> tuple[int, float]:
+    return _pettingzoo_loop(seconds, seed, "game")
 
 
 BOT_DECISIONS = [0]

@@ -27,6 +27,19 @@ from paston.views import DealView, release_history
 Totals = tuple[int, int, int]
 
 
+def dealer_after(dealer: int, first_bidder: int, completed_deals: int, rules: Rules) -> int:
+    """R2.2–R2.3: who deals after a scored deal by ``dealer`` (``completed_deals`` scored
+    before it): after the first deal, its first bidder (or the next seat, under
+    ``second_dealer="rotate"``); then the next seat in turn.
+
+    >>> dealer_after(0, 2, 0, Rules()), dealer_after(0, 2, 0, Rules(second_dealer="rotate"))
+    (2, 1)
+    """
+    if completed_deals == 0 and rules.second_dealer == "first-bidder":
+        return first_bidder
+    return (dealer + 1) % 3
+
+
 class Match:
     """A game of Paston to the target (R8), across deals and redeals.
 
@@ -98,11 +111,8 @@ class Match:
         assert result is not None
         self.totals = apply_totals(self.totals, result.scores, rules=self.rules)
         self.deal_totals[-1] = self.totals
-        if self.completed_deals == 0 and self.rules.second_dealer == "first-bidder":
-            assert deal.first_bidder is not None
-            self._next_dealer = deal.first_bidder
-        else:
-            self._next_dealer = (deal.dealer + 1) % 3
+        assert deal.first_bidder is not None
+        self._next_dealer = dealer_after(deal.dealer, deal.first_bidder, self.completed_deals, self.rules)
         self.completed_deals += 1
         self.winners = winners(self.totals, rules=self.rules)
 

@@ -2,16 +2,17 @@
 
 An episode is one deal (``episode="deal"``: an ordinary deal, dealer drawn at random, dealt
 again while it is void, R1.4 and R3.4) or a whole game to the target (``episode="game"``:
-a :class:`~paston.match.Match`, R8). :class:`EpisodeGame` keeps a
-:class:`~paston.encoding_fast.DealEncoder` on the deal in play, so that every decision's
-observation and mask cost a few microseconds. PettingZoo's and Gymnasium's wrappers
+a :class:`~paston.match.Match`, R8). The deals run in the compiled core
+(:mod:`paston.env.fastdeal`: a decision with its observations and mask in well under a
+microsecond); the engine's deal and match are rebuilt from it when a view, an error
+message or ``render`` needs them. PettingZoo's and Gymnasium's wrappers
 (:mod:`paston.env.pettingzoo`, :mod:`paston.env.gymnasium`) share it.
 
 >>> import random
 >>> game = EpisodeGame(episode="deal")
 >>> game.reset(random.Random(1))
 >>> while not game.done:
-...     legal = game.encoder.mask.nonzero()[0]
+...     legal = game.mask.nonzero()[0]
 ...     scores = game.act(int(legal[0]))
 >>> scores is not None and len(scores) == 3
 True
@@ -26,10 +27,11 @@ from typing import Final
 
 from paston.deal import Deal
 from paston.encoding import ACTION_COUNT, ACTIONS
-from paston.encoding_fast import DealEncoder
+from paston.env.fastdeal import ILLEGAL, OVER, VOID, DealRecord, FastDeal, MatchReplay
 from paston.errors import IllegalActionError
-from paston.match import Match
+from paston.match import Match, dealer_after
 from paston.rules import Rules
+from paston.scoring import apply_totals, winners
 from paston.views import DealView
 
 EPISODES: Final = ("deal", "game")
@@ -70,7 +72,16 @@ def action_number(action: object) -> int:
 
 
 class EpisodeGame:
-    """The deal (or game) of one episode with its encoder."""
+    """The deal (or game) of one episode with its encodings: ``rows`` (each seat's
+    observation), ``full`` (3 × FULL_OBSERVATION_SIZE) and ``mask`` (the mover's legal
+    actions), arrays that change as the episode goes on (copy what you keep).
+
+    The deals run in the compiled core (:class:`~paston.env.fastdeal.FastDeal`, ``fast``);
+    the engine's :class:`~paston.deal.Deal` (``deal``) and, in a game,
+    :class:`~paston.match.Match` (``match``) are rebuilt from it only when asked for
+    (views, error messages, ``render``). Between the deals of a game the engine's own
+    functions score the totals (R8.1–R8.2), find the winners (R8.3) and name the next
+    dealer (R2.2–R2.3)."""
 
     def __init__(
         self,
@@ -82,91 +93,129 @@ class EpisodeGame:
         self.episode = check_choice("episode", episode, EPISODES)
         self.rules = parse_rules(rules)
         self.first_deal = bool(first_deal)
-        self.encoder = DealEncoder()
-        self.match: Match | None = None
-        self.deal: Deal | None = None
+        self._game = self.episode == "game"
+        # a game's first deal is played under the first deal's rules (R1.5, R2.1)
+        self.fast = FastDeal(self.rules, self.first_deal or self._game)
+        self.core = self.fast.core
+        self.full, self.mask, self.rows = self.fast.full, self.fast.mask, self.fast.rows
+        self.started = False
+        """Whether :meth:`reset` has been called."""
         self.done = True
-        self.decisions = 0
-        self.to_move: int | None = None
-        """The seat to act (``None`` once the episode is over)."""
-        self._rng = random.Random(0)
+        self._decisions = 0  # refused actions, counted by the wrappers
+        self._totals: tuple[int, int, int] = (0, 0, 0)
+        self._completed = 0
+        self._finished: list[DealRecord] = []
+        self._replay: MatchReplay | None = None
 
     def reset(self, rng: random.Random) -> None:
-        """A new episode, its decks shuffled by ``rng``."""
-        self._rng = rng
-        if self.episode == "game":
-            self.match = Match(first_dealer=rng.randrange(3), rules=self.rules, rng=rng)
-            self.deal = self.match.deal
-        else:
-            self.match = None
-            self.deal = self._deal(rng.randrange(3))
-        assert self.deal is not None
-        self.encoder.start(self.deal, self.totals)
+        """A new episode, its dealer and decks drawn from ``rng``."""
+        self.started = True
         self.done = False
-        self.decisions = 0
-        self.to_move = self.encoder.to_move
+        self._decisions = 0
+        self.fast.reset(rng)
+        self._totals = (0, 0, 0)
+        self._completed = 0
+        self._finished = []
+        self._replay = MatchReplay(self.rules, self.core.dealer) if self._game else None
 
-    def _deal(self, dealer: int) -> Deal:
-        while True:  # R1.4, R1.5: a deal void at once is dealt again by the same dealer
-            deal = Deal.random(self._rng, dealer=dealer, rules=self.rules, first_deal=self.first_deal)
-            if not deal.is_over:
-                return deal
+    @property
+    def deal(self) -> Deal | None:
+        """The engine's deal in play (the last one once the game is over); ``None``
+        before :meth:`reset`."""
+        if not self.started:
+            return None
+        match = self.match
+        return self.fast.deal() if match is None else match.deals[-1]
+
+    @property
+    def match(self) -> Match | None:
+        """The engine's match of a game episode, up to the action just played (``None``
+        in one-deal episodes)."""
+        if self._replay is None:
+            return None
+        core = self.core
+        current = (core.deck, core.dealer, core.actions) if core.to_move >= 0 else None
+        return self._replay.update(self._finished, current)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act (``None`` once the episode is over)."""
+        mover = self.core.to_move
+        return None if self.done or mover < 0 else mover
+
+    @property
+    def decisions(self) -> int:
+        """Decisions so far in the episode (refused ones counted by the wrappers)."""
+        return self.core.decisions + self._decisions
+
+    @decisions.setter
+    def decisions(self, value: int) -> None:
+        self._decisions = value - self.core.decisions
 
     @property
     def totals(self) -> tuple[int, int, int]:
         """The game's totals (zeros in a one-deal episode)."""
-        return self.match.totals if self.match is not None else (0, 0, 0)
+        return self._totals
 
     def stop(self) -> None:
         """End the episode here (truncated, or ended by an illegal action)."""
         self.done = True
-        self.to_move = None
 
     def is_legal(self, index: int) -> bool:
         """Whether the action with this index is legal for the seat to move."""
-        return not self.done and bool(self.encoder.legal_view[index])
+        return not self.done and self.core.is_legal(index)
 
     def view(self, seat: int) -> DealView:
         """``seat``'s view of the deal in play (the last one once the game is over)."""
-        assert self.deal is not None
-        return self.deal.view(seat, self.totals)
+        deal = self.deal
+        assert deal is not None
+        return deal.view(seat, self.totals)
 
     def why_illegal(self, index: int) -> IllegalActionError | None:
         """``None`` if the action with this index is legal for the seat to move, else the
         engine's error naming the rule."""
-        if self.done or self.deal is None:
+        if self.done or not self.started:
             return IllegalActionError("R8.3", "episode-over", "the episode is over: reset it")
-        if self.encoder.legal_view[index]:
+        if self.is_legal(index):
             return None
-        error = self.deal.why_illegal(ACTIONS[index])
+        deal = self.deal
+        assert deal is not None
+        error = deal.why_illegal(ACTIONS[index])
         assert error is not None
         return error
 
     def act(self, index: int) -> tuple[int, int, int] | None:
         """Play the (legal) action with this index for the seat to move; the deal's R7
         scores when it finishes a scored deal, else ``None``."""
-        deal = self.deal
-        assert deal is not None and not self.done
-        self.decisions += 1
-        match = self.match
-        event = deal.apply(ACTIONS[index]) if match is None else match.apply(ACTIONS[index])
-        self.encoder.push(deal, event)
-        if not deal.is_over:
-            self.to_move = self.encoder.to_move
+        assert not self.done
+        code = self.core.step(index)
+        assert code != ILLEGAL, "act() takes legal actions only"
+        return None if code >= 0 else self.settle(code)
+
+    def settle(self, code: int) -> tuple[int, int, int] | None:
+        """After the core's ``step`` returned ``code`` < 0 (the deal ended): the deal's
+        scores, or ``None`` after a void deal (R3.4: dealt again by the same dealer). A
+        one-deal episode ends with its deal; a game adds the scores to the totals (R8.2
+        resets included) and ends when someone reaches the target (R8.3), else the
+        next dealer deals (R2.2–R2.3)."""
+        fast, core = self.fast, self.core
+        if self._game:
+            self._finished.append((core.deck, core.dealer, core.actions))
+        if code == VOID:
+            fast.redeal()
             return None
-        scores = deal.scores
-        if match is not None:  # the match has scored the deal (R8) and dealt the next
-            if match.is_over:
-                self.encoder.set_totals(match.totals, self.rules.target)
-                self.done = True
-            else:
-                self.deal = match.deal
-                assert self.deal is not None
-                self.encoder.start(self.deal, match.totals)
-        elif deal.redeal is not None:  # R3.4: all passed with J♠ and 7♠ in the prikup
-            self.deal = self._deal(deal.dealer)
-            self.encoder.start(self.deal)
-        else:
+        scores = core.scores
+        assert code == OVER and scores is not None
+        if not self._game:
             self.done = True
-        self.to_move = None if self.done else self.encoder.to_move
+            return scores
+        totals = apply_totals(self._totals, scores, rules=self.rules)
+        dealer = dealer_after(core.dealer, core.first_bidder, self._completed, self.rules)
+        self._totals = totals
+        self._completed += 1
+        if winners(totals, rules=self.rules):
+            self.done = True
+            core.set_totals(*totals)
+        else:
+            fast.start(dealer, first_deal=False, totals=totals)
         return scores

@@ -130,9 +130,9 @@ class PastonEnv(gymnasium.Env[dict[str, Any], Any]):
         return reward
 
     def _observation(self) -> dict[str, Any]:
-        encoder = self.game.encoder
-        mask = encoder.mask if self.game.to_move == self.seat else self._zero_mask
-        return {"observation": encoder.observation(self.seat), "action_mask": mask.copy()}
+        game = self.game
+        mask = game.mask if game.to_move == self.seat else self._zero_mask
+        return {"observation": game.rows[self.seat].copy(), "action_mask": mask.copy()}
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"seat": self.seat, "totals": self.game.totals, **extra}
@@ -140,7 +140,7 @@ class PastonEnv(gymnasium.Env[dict[str, Any], Any]):
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the agent's action, then the computer players' until the agent's next turn."""
         game = self.game
-        if game.done or game.deal is None:
+        if game.done or not game.started:
             raise RuntimeError("the episode is over (or was never started): call reset()")
         index = action_number(action)
         error = game.why_illegal(index)
@@ -160,9 +160,10 @@ class PastonEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def render(self) -> str | None:
         """The table as text: returned (``ansi``) or printed (``human``)."""
-        if self.render_mode is None or self.game.deal is None:
+        deal = self.game.deal
+        if self.render_mode is None or deal is None:
             return None
-        text = render_text(self.game.deal, self.game.totals)
+        text = render_text(deal, self.game.totals)
         if self.render_mode == "ansi":
             return text
         print(text)

@@ -36,7 +36,7 @@ Options (keywords of :func:`env`, :func:`raw_env` and :func:`parallel_env`):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -44,6 +44,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from paston.encoding import ACTION_COUNT, OBSERVATION_SIZE, observation_bounds
+from paston.env.fastdeal import ILLEGAL
 from paston.env.game import ILLEGAL_ACTIONS, EpisodeGame, action_number, check_choice
 from paston.env.render import render_text
 from paston.rules import Rules
@@ -102,6 +103,13 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._zero_mask = np.zeros(ACTION_COUNT, np.int8)
         self._rng = random.Random()
         self._rewarded = False
+        self._plain = False
+        fast = self.game.fast
+        self._rows, self._mask = self.game.rows, self.game.mask  # the core's arrays, never replaced
+        plain = max_cycles is None and render_mode is None
+        self._core_step: Callable[[object], int] | None = None
+        if fast is not None and plain:
+            self._core_step = fast.core.step
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same Dict space for every agent."""
@@ -126,19 +134,56 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         mover = self.game.to_move
         assert mover is not None
         self.agent_selection = AGENTS[mover]
+        self._plain = self._core_step is not None
+
+    # The hot loop (agent_iter, last, step) takes a short path while the episode is
+    # "plain": a one-deal episode in the compiled core, no reward, info, truncation or
+    # rendering pending (every cumulative reward 0, every agent live). Anything else
+    # (the end of the deal, an illegal action, max_cycles, render_mode) goes the general
+    # way, which says whether the next step may be plain again.
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The agent to act, step after step, while any is live (``max_iter`` at most)."""
+        return _agents(self, max_iter)
+
+    def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
+        """The observation, cumulative reward, terminated, truncated and info of
+        ``agent_selection``."""
+        agent = self.agent_selection
+        if self._plain and observe:  # the agent to move: its mask is the mover's
+            observation = {"observation": self._rows[_SEAT[agent]].copy(), "action_mask": self._mask.copy()}
+            return observation, 0.0, False, False, self.infos[agent]
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation and its legal mask (copies)."""
         seat = _SEAT[agent]
         game = self.game
-        if game.deal is None:
+        if not game.started:
             raise RuntimeError("observe() before reset(): call reset() first")
-        encoder = game.encoder
-        mask = encoder.mask if seat == game.to_move else self._zero_mask
-        return {"observation": encoder.observation(seat), "action_mask": mask.copy()}
+        mask = game.mask if seat == game.to_move else self._zero_mask
+        return {"observation": game.rows[seat].copy(), "action_mask": mask.copy()}
 
     def step(self, action: Any) -> None:
         """Act for ``agent_selection`` (``None`` for an agent whose episode has ended)."""
+        if self._plain:
+            assert self._core_step is not None
+            mover = self._core_step(action)  # a bad action raises here, nothing changed
+            if mover >= 0:
+                self.agent_selection = AGENTS[mover]
+                return
+            if mover != ILLEGAL:  # the deal ended (scored, or void and dealt again)
+                self._acted(self.game.settle(mover))
+                self._after_step()
+                return
+        self._step(action)
+
+    def _step(self, action: Any) -> None:
         if not self.agents:
             raise RuntimeError("the episode is over (or was never started): call reset()")
         agent = self.agent_selection
@@ -154,20 +199,12 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if self.infos[agent]:
             self.infos[agent] = {}
         if game.is_legal(index):
-            scores = game.act(index)
-            if scores is not None:
-                rewards = self.rewards
-                rewards["player_0"], rewards["player_1"], rewards["player_2"] = map(float, scores)
-                self._rewarded = True
-            mover = game.to_move
-            if mover is None:
-                self._end(truncated=False)
-            else:
-                self.agent_selection = AGENTS[mover]
+            self._acted(game.act(index))
         else:
             error = game.why_illegal(index)
             assert error is not None
             if self.illegal_action == "raise":
+                self._update_plain()
                 raise error
             game.decisions += 1
             self.rewards[agent] = self.illegal_reward
@@ -175,24 +212,52 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self.infos[agent] = {"illegal_action": str(error)}
             if self.illegal_action == "terminate":
                 self._end(truncated=False)
+        self._after_step()
+
+    def _acted(self, scores: tuple[int, int, int] | None) -> None:
+        if scores is not None:
+            rewards = self.rewards
+            rewards["player_0"], rewards["player_1"], rewards["player_2"] = map(float, scores)
+            self._rewarded = True
+        mover = self.game.to_move
+        if mover is None:
+            self._end(truncated=False)
+        else:
+            self.agent_selection = AGENTS[mover]
+
+    def _after_step(self) -> None:
+        game = self.game
         if self.max_cycles is not None and not game.done and game.decisions >= self.max_cycles:
             self._end(truncated=True)
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+        self._update_plain()
+
+    def _update_plain(self) -> None:
+        game = self.game
+        self._plain = (
+            self._core_step is not None
+            and not game.done
+            and not self._rewarded
+            and not any(self._cumulative_rewards.values())
+            and not any(self.infos.values())
+        )
 
     def _end(self, *, truncated: bool) -> None:
         self.game.stop()
+        self._plain = False
         flags = self.truncations if truncated else self.terminations
         for agent in self.agents:
             flags[agent] = True
 
     def render(self) -> str | None:
         """The table as text: returned (``ansi``) or printed (``human``)."""
-        if self.render_mode is None or self.game.deal is None:
+        deal = self.game.deal
+        if self.render_mode is None or deal is None:
             return None
-        text = render_text(self.game.deal, self.game.totals)
+        text = render_text(deal, self.game.totals)
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -200,6 +265,12 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _agents(env: raw_env, max_iter: int) -> Iterator[str]:
+    while env.agents and max_iter > 0:
+        max_iter -= 1
+        yield env.agent_selection
 
 
 def env(**options: Any) -> raw_env:
