@@ -1,7 +1,8 @@
 """Three real workers over one PostgreSQL and Redis: a seat taken through a worker that
 does not own the table is taken by the owner, once; a worker whose table was claimed
-meanwhile refuses it (fenced) and the seat is taken at the new owner; a move resent
-with its command id after its owner died is answered, not applied twice."""
+meanwhile refuses it (fenced) and the seat is taken at the new owner; a rematch whose
+new table moved to another worker seats its asker there; a move resent with its
+command id after its owner died is answered, not applied twice."""
 
 from __future__ import annotations
 
@@ -11,8 +12,15 @@ import time
 from typing import Any
 
 from sqlalchemy import create_engine, text
-from tests.cluster_helpers import RedisServer, Worker, wait_for
-from tests.test_server_cluster import action_rows, database, redis_server, seated, workers  # noqa: F401
+from tests.cluster_helpers import RedisServer, Seat, Worker, wait_for
+from tests.test_server_cluster import (  # noqa: F401 (fixtures)
+    action_rows,
+    database,
+    play,
+    redis_server,
+    seated,
+    workers,
+)
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -145,3 +153,32 @@ def test_a_move_resent_after_its_owner_died_is_applied_once(
     assert [r["seq"] for r in rows if r["command_id"] == "resend-1"] == [version]
     assert len(rows) == version + 1  # nothing else was applied
     assert waited < 15, waited
+
+
+def test_a_rematch_whose_new_table_is_played_elsewhere_seats_its_asker_there(
+    workers: list[Worker],  # noqa: F811
+    redis_server: RedisServer,  # noqa: F811
+    database: str,  # noqa: F811
+) -> None:
+    table, tokens = seated(workers, 0)  # owned by worker 0
+    seats = [Seat(table, i, tokens[i], [workers[0].ws_base], at=0) for i in range(3)]
+    play(seats, 120)
+    assert all(s.finished for s in seats)
+    status, first = workers[2].request("POST", f"/api/tables/{table}/rematch", {"token": tokens[0]})
+    assert status == 200 and first["token"], first  # made at the finished table's owner
+    new = str(first["id"])
+    assert owned(workers, new) == [True, False, False]
+    # the new table moves to worker 1 (worker 0's lease is taken: it gives the table up)
+    name1 = workers[1].request("GET", "/api/cluster")[1]["worker"]
+    redis_server.cli("SET", f"paston:owner:{new}", name1, "PX", "3000")
+    assert workers[1].request("GET", f"/api/tables/{new}")[0] == 200
+    assert wait_for(lambda: owned(workers, new) == [False, True, False], 10), owned(workers, new)
+
+    status, second = workers[2].request("POST", f"/api/tables/{table}/rematch", {"token": tokens[1]})
+    assert status == 200 and second["id"] == new and second["token"], second
+    status, third = workers[0].request("POST", f"/api/tables/{table}/rematch", {"token": tokens[1]})
+    assert status == 200 and third["token"] is None, third  # that seat is taken already
+    rows = seat_rows(database, new)
+    assert rows[0][2] == hash_token(first["token"]) and rows[1][2] == hash_token(second["token"])
+    assert rows[2] == (2, None, None)
+    assert owned(workers, new) == [False, True, False]
