@@ -1,19 +1,23 @@
 """A move whose answer never came is sent again after the browser reconnects
 (static/resend.js): the page's socket is cut right after it sent a move — once after
 the move reached the server (applied, its answer lost: the resend is answered as a
-duplicate), once before (never applied: the resend applies it) — and the move is in the
-action log exactly once, under the command id the page first gave it, and the page
-shows it."""
+duplicate), once before (never applied: the resend applies it), and in a cluster of
+three workers by killing the table's owner once the move is committed, before its
+answer reaches the page — and the move is in the action log exactly once, under the
+command id the page first gave it, and the page shows it."""
 
 from __future__ import annotations
 
 import json
 import random
 import re
+import threading
+import time
 from typing import Any
 
 import pytest
 from sqlalchemy import select
+from tests.cluster_helpers import RedisServer, Worker
 from tests.test_browser import (  # noqa: F401 (fixtures)
     HAND_CARDS,
     RANDOM_BOTS,
@@ -29,6 +33,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     server,
     sit,
 )
+from tests.test_server_cluster import action_rows, database, redis_server, workers  # noqa: F401
 
 from paston.server.db import ActionRow
 
@@ -43,8 +48,9 @@ class CutOnce:
     page sends an act once armed: the act reaches the server (``deliver``) or not, and
     no answer reaches the page."""
 
-    def __init__(self, deliver: bool) -> None:
+    def __init__(self, deliver: bool, *, close: bool = True) -> None:
         self.deliver = deliver
+        self.close = close  # cut the page's socket here (else: the server closes it)
         self.armed = False
         self.acts: list[dict[str, Any]] = []  # every act the page sent, in order
         self.heard: list[list[dict[str, Any]]] = []  # what the server sent, per socket
@@ -64,7 +70,8 @@ class CutOnce:
                     cut["done"] = True
                     if self.deliver:
                         upstream.send(message)
-                    ws.close(code=1012)  # the page's socket drops before any answer
+                    if self.close:
+                        ws.close(code=1012)  # the page's socket drops before any answer
                     return
             if not cut["done"]:
                 upstream.send(message)
@@ -122,3 +129,58 @@ def test_a_move_without_an_answer_is_sent_again_after_reconnecting_and_applied_o
         card = str(sent[0]["action"]).split()[-1]
         assert card in hand and card not in hand_codes(page)
         assert page.locator(f"{HAND_CARDS}[data-card='{card}']").count() == 0
+
+
+def test_a_move_resent_after_its_owner_was_killed_is_applied_once(
+    open_page: Opener,  # noqa: F811
+    workers: list[Worker],  # noqa: F811
+    redis_server: RedisServer,  # noqa: F811
+    database: str,  # noqa: F811
+) -> None:
+    """The page is served by worker 1; the table is owned by worker 0, killed (``kill -9``)
+    once the page's move is committed and before its answer is delivered. Worker 1
+    closes the page's socket (1012); the page reconnects to it and sends the move again;
+    the worker that took the table over answers it as a duplicate."""
+    owner, door = workers[0], workers[1]
+    status, made = owner.request("POST", "/api/tables", {"name": "Kill", "seats": RANDOM_BOTS})
+    assert status == 201, made
+    table_id = str(made["id"])
+    cutter = CutOnce(deliver=True, close=False)
+    page = open_page()
+    page.set_default_timeout(40_000)
+    page.route_web_socket(re.compile(r"/ws/tables/"), cutter.route)
+    page.goto(f"{door.base}/t/{table_id}")
+    sit(page, 0, "Ani")
+    reach_play(page, random.Random(5))
+    before = board(page)
+    killed: dict[str, float] = {}
+
+    def kill_once_committed() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            ids = {r["command_id"] for r in action_rows(database, table_id)}
+            if len(cutter.acts) > earlier and cutter.acts[earlier]["id"] in ids:
+                owner.kill()
+                killed["at"] = time.monotonic()
+                return
+            time.sleep(0.02)
+
+    sockets, earlier = len(cutter.heard), len(cutter.acts)
+    cutter.armed = True
+    killer = threading.Thread(target=kill_once_committed)
+    killer.start()
+    act(page, declare, random.Random(2))  # returns once the page shows the move
+    killer.join()
+    assert "at" in killed, "the move was never committed"
+    shown = time.monotonic() - killed["at"]
+
+    assert len(cutter.heard) > sockets  # it reconnected
+    resent = [a for a in cutter.acts if a["id"] == cutter.acts[earlier]["id"]]
+    assert len(resent) >= 2 and all(a == resent[0] for a in resent), cutter.acts[-4:]
+    command_id = str(resent[0]["id"])
+    rows = [r for r in action_rows(database, table_id) if r["command_id"] == command_id]
+    assert [(r["seq"], r["action"]) for r in rows] == [(int(before["version"]), resent[0]["action"])]
+    answers = [m for socket in cutter.heard[sockets:] for m in socket if m.get("id") == command_id]
+    assert [(m["type"], m.get("duplicate")) for m in answers] == [("ack", True)], answers
+    assert int(board(page)["version"]) > int(before["version"])
+    print(f"the move shown {shown:.2f} s after its owner was killed")
