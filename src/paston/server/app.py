@@ -20,7 +20,7 @@ from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
 from paston.server.analysis import ANALYSIS_WORKERS, add_analysis_routes
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.cache import KEEP_FINISHED
-from paston.server.cluster.forward import Forwarding
+from paston.server.cluster.forward import Forwarding, rematch_at_owner
 from paston.server.cluster.node import ClusterNode
 from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
 from paston.server.errors import TableError
@@ -271,6 +271,10 @@ def create_app(
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: Rematch) -> dict[str, Any]:
         old = manager.get(table_id)
+        if cluster is not None and old.finished:
+            moved = await rematch_at_owner(cluster, old, body.token)
+            if moved is not None:  # the new table is played by another worker: the seat is taken there
+                return moved
         if old.finished and old.rematch is None:
             gate.check_total(lobby.open_ids())
         new, token = manager.rematch(table_id, body.token)

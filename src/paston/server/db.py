@@ -32,9 +32,11 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.sql.dml import Update
 from sqlalchemy.sql.expression import bindparam
 
 from paston.errors import PastonError
+from paston.server.errors import TableError
 
 
 class DatabaseError(PastonError):
@@ -118,11 +120,33 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-class FencedOut(PastonError):
-    """A move of a table whose ownership passed to another server of the cluster: it is
-    not committed (see :class:`ActionLog`)."""
+class FencedOut(TableError):
+    """A change of a table whose ownership passed to another worker of the cluster: it is
+    not committed (see :func:`fence_check`).
 
-    code = "not-owner"
+    >>> err = FencedOut("t1")
+    >>> err.code, err.table_id
+    ('not-owner', 't1')
+    """
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__("not-owner", f"table {table_id} is played by another worker now; try again")
+        self.table_id = table_id
+
+
+def fence_check() -> Update:
+    """The one check of a table's fencing token (a cluster, :mod:`paston.server.cluster`):
+    ``UPDATE tables SET fence = fence WHERE id = :t AND fence = :f``. It changes nothing,
+    matches one row only while the table holds the token ``f``, and locks that row until
+    the transaction ends, so a takeover's bump (which locks the same row) comes wholly
+    before or after the commit it guards. Every fenced write runs it in its own
+    transaction: the action log's group commits (:class:`ActionLog`) and every other
+    change of a table (:func:`paston.server.storage.check_fence`)."""
+    return (
+        update(TableRow)
+        .where(TableRow.id == bindparam("t"), TableRow.fence == bindparam("f"))
+        .values(fence=TableRow.fence)
+    )
 
 
 class Base(DeclarativeBase):
@@ -262,12 +286,7 @@ class ActionLog:
         table = ActionRow.__table__
         self.fenced = fenced
         self.on_fenced: Callable[[str], None] | None = None
-        check = (
-            update(TableRow)
-            .where(TableRow.id == bindparam("t"), TableRow.fence == bindparam("f"))
-            .values(fence=TableRow.fence)
-            .compile(dialect=engine.dialect)
-        )
+        check = fence_check().compile(dialect=engine.dialect)
         self._check_sql = str(check)
         self._check_order = tuple(check.positiontup or ()) if engine.dialect.positional else None
         compiled = insert(ActionRow).compile(dialect=engine.dialect, column_keys=list(self.COLUMNS))
@@ -310,7 +329,7 @@ class ActionLog:
                     if done.done():
                         continue
                     if (row["table_id"], row.get("fence")) in refused:
-                        done.set_exception(FencedOut(f"table {row['table_id']} has another owner now"))
+                        done.set_exception(FencedOut(row["table_id"]))
                     else:
                         done.set_result(None)
                 for table_id in dict.fromkeys(table_id for table_id, _ in refused):

@@ -139,11 +139,13 @@ class TableManager:
         takeover_seconds: float | None = None,
         hints: bool = False,
         next_deal_seconds: float | None = None,
+        rematch_of: Table | None = None,
     ) -> tuple[Table, str | None]:
         """Create a table (as :meth:`create`) with its creator, ``creator = (seat, name)``,
         already in that person's seat: the seat is stored with the table in one
         transaction, so the table is never seen with it free. Returns the table and the
-        seat token (``None`` without a creator)."""
+        seat token (``None`` without a creator). ``rematch_of``: the finished table it
+        is the rematch of, linked in the same transaction (only by its owner)."""
         name = name.strip()
         if not 1 <= len(name) <= 80:
             raise TableError("bad-name", "the table name must have 1 to 80 characters")
@@ -164,8 +166,10 @@ class TableManager:
         table.next_deal_seconds = self.next_deal_seconds if next_deal_seconds is None else next_deal_seconds
         table.name_seats()
         seat_bots(table, new=True)
-        self.store.add(table, first_dealer)  # with the creator's seat, if any
+        self.store.add(table, first_dealer, rematch_of)  # with the creator's seat, if any
         self.tables[table_id] = table
+        if rematch_of is not None:
+            rematch_of.rematch = table_id
         return table, token
 
     def get(self, table_id: str) -> Table:
@@ -195,9 +199,9 @@ class TableManager:
         if s.taken:
             raise TableError("seat-taken", f"seat {seat} is already taken")
         token, token_hash = new_token()
+        self.store.save_seat(table, seat, name, token_hash)  # first: refused, nothing changes
         s.name = name
         s.token_hash = token_hash
-        self.store.save_seat(table_id, seat, name, token_hash)
         table.name_seats()
         return token
 
@@ -406,24 +410,26 @@ class TableManager:
         if not old.finished:
             raise TableError("game-not-over", "a rematch can start when the game is over")
         seat = self.seat_of(old, token)
+        name = None if seat is None else old.seats[seat].name or f"Seat {seat}"
         new = self._find(old.rematch) if old.rematch is not None else None
         if new is None:
             specs: list[dict[str, Any]] = [
                 {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
             ]
-            new = self.create(
+            # made, linked to the old table and the asker seated in one transaction
+            return self.create_seated(
                 old.name,
                 old.rules,
                 specs,
+                None if seat is None or name is None else (seat, name),
                 takeover_seconds=old.takeover_seconds,
                 hints=old.hints,
                 next_deal_seconds=old.next_deal_seconds,
+                rematch_of=old,
             )
-            old.rematch = new.id
-            self.store.save_rematch(old.id, new.id)
         new_token_text = None
         if seat is not None and not new.seats[seat].taken:
-            new_token_text = self.take_seat(new.id, seat, old.seats[seat].name or f"Seat {seat}")
+            new_token_text = self.take_seat(new.id, seat, name or f"Seat {seat}")
         return new, new_token_text
 
     def _find(self, table_id: str) -> Table | None:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from paston.server.manager import TableManager
+from paston.server.table import Table
 
 log = logging.getLogger("paston.server")
 
@@ -34,30 +35,36 @@ class Retirer:
 
     def sweep(self, now: float) -> list[str]:
         """Note who is connected, retire the tables idle long enough; their ids."""
-        idle: list[str] = []
-        revived: list[str] = []
+        idle: list[Table] = []
+        revived: list[Table] = []
         for table in self.manager.tables.values():
             if table.finished:
                 continue
             if table.connections or table.joining:
                 table.last_seen = now
                 if table.retired:
-                    table.retired = False
-                    revived.append(table.id)
+                    revived.append(table)
             elif now - table.last_seen >= self.after + self.interval and not table.lock.locked():
-                idle.append(table.id)
+                idle.append(table)
+        store = self.manager.store  # in a cluster, only the tables this worker still owns change
         if revived:
-            self.manager.store.mark_retired(revived, retired=False)
+            refused = store.mark_retired(revived, retired=False)
+            for table in revived:
+                table.retired = table.id in refused
+        retired: list[str] = []
         if idle:
-            self.manager.store.mark_retired(idle, retired=True)
-            for table_id in idle:
-                table = self.manager.tables.pop(table_id)
+            refused = store.mark_retired(idle, retired=True)
+            for table in idle:
+                if table.id in refused or self.manager.tables.get(table.id) is not table:
+                    continue  # fenced off: another worker plays it (and it left memory)
+                del self.manager.tables[table.id]
+                retired.append(table.id)
                 table.retired = True
                 if table.bot_task is not None:
                     table.bot_task.cancel()
         if self.on_sweep is not None:
             self.on_sweep(now)
-        return idle
+        return retired
 
     async def run(self) -> None:
         while True:

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable, Iterable
 
 from paston.server.connection import Connection
+from paston.server.db import FencedOut
 from paston.server.decks import SeedRound
 from paston.server.errors import TableError
 from paston.server.protocol import Seed
@@ -137,6 +138,8 @@ class SeedRounds:
             again = r is not None and r.again
             try:
                 self.store.deal_round(table)
+            except FencedOut:  # another worker plays the table now (it left memory)
+                return
             except Exception as err:  # the database failed: nothing was dealt; try again
                 _log.warning("table %s: the deal could not be stored (%s); retrying", table.id, err)
                 asyncio.get_running_loop().call_later(

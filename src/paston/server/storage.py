@@ -8,17 +8,18 @@ Rules are stored as the record's ``rules`` object and read back into one
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from paston.actions import Action
 from paston.fairness import derive_deck, link, make_entry
 from paston.match import Match
 from paston.rules import Rules
-from paston.server.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, now
+from paston.server.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, fence_check, now
 from paston.server.decks import VERSION, SeedRound, deck_from_seed, new_secret
 from paston.server.seating import Seat
 from paston.server.table import NEXT_DEAL_SECONDS, Table, table_summary
@@ -68,21 +69,25 @@ def _deal_fair(table: Table, r: SeedRound, choices: list[tuple[str, str]]) -> No
     table.fairness.append(make_entry(table.id, r.deal, r.secret, choices, r.previous))
 
 
-def check_fence(session: Session, table: Table) -> None:
-    """In a cluster (the table has a fencing token), lock the table's row and refuse to go
-    on unless it still holds this worker's token (see :mod:`paston.server.cluster.fencing`)."""
+def holds_fence(session: Session, table: Table, *, required: bool = False) -> bool:
+    """Whether this worker may change the table in ``session``'s transaction: it holds the
+    fencing token the table's row holds (:func:`paston.server.db.fence_check`, which locks
+    the row until the transaction ends). A table without a token (one process) is not
+    checked, unless ``required`` (a cluster's store: such a table is not this worker's)."""
     if table.fence is None:
-        return
-    held = session.execute(
-        update(TableRow)
-        .where(TableRow.id == table.id, TableRow.fence == table.fence)
-        .values(fence=TableRow.fence)
-    )
-    if held.rowcount != 1:  # type: ignore[attr-defined]
-        raise FencedOut(f"table {table.id} has another owner now")
+        return not required
+    held = session.connection().execute(fence_check(), {"t": table.id, "f": table.fence})
+    return held.rowcount == 1
 
 
-def deal_on(session: Session, table: Table) -> None:
+def check_fence(session: Session, table: Table, *, required: bool = False) -> None:
+    """Go on only if this worker still owns the table (:func:`holds_fence`), else raise
+    :class:`FencedOut`: the transaction commits nothing."""
+    if not holds_fence(session, table, required=required):
+        raise FencedOut(table.id)
+
+
+def deal_on(session: Session, table: Table, *, required: bool = False) -> None:
     """Deal as long as the game needs a deck (redeals included) and its seeds are in.
     Each deal's secret and commitment are added to the session when its round opens
     (before any seed is asked for); a round that must wait for people's seeds stays in
@@ -90,7 +95,7 @@ def deal_on(session: Session, table: Table) -> None:
     it is dealt."""
     match = table.match
     if match.needs_deck:
-        check_fence(session, table)
+        check_fence(session, table, required=required)
     while match.needs_deck:
         r = table.round
         if r is None:
@@ -119,11 +124,39 @@ class TableStore:
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
+        # a cluster's worker (server/cluster): every change of a table is checked against
+        # its fencing token; a refused one is told to ``on_fenced`` (the table leaves memory)
+        self.fenced = False
+        self.on_fenced: Callable[[str], None] | None = None
 
-    def add(self, table: Table, first_dealer: int) -> None:
+    @contextmanager
+    def changing(self, table: Table | None) -> Iterator[Session]:
+        """A transaction that changes ``table``: committed only while this worker owns
+        the table (:func:`check_fence`, first thing in it), else nothing is, and
+        :class:`FencedOut` is raised (and told to ``on_fenced``). ``None``: a new table's
+        rows, nobody else's yet."""
+        try:
+            with self.sessions() as session, session.begin():
+                if table is not None:
+                    check_fence(session, table, required=self.fenced)
+                yield session
+        except FencedOut as err:
+            self._fenced_out(err.table_id)
+            raise
+
+    def _fenced_out(self, table_id: str) -> None:
+        if self.on_fenced is not None:
+            self.on_fenced(table_id)
+
+    def add(self, table: Table, first_dealer: int, rematch_of: Table | None = None) -> None:
         """Store a new table with its seats (a seat taken at creation with its person), and
-        deal its first deal."""
-        with self.sessions() as session, session.begin():
+        deal its first deal; ``rematch_of``: the finished table whose rematch it is, linked
+        in the same transaction (only while this worker owns that table)."""
+        with self.changing(rematch_of) as session:
+            if rematch_of is not None:
+                row = session.get(TableRow, rematch_of.id)
+                if row is not None:
+                    row.settings = {**(row.settings or {}), "rematch": table.id}
             session.add(
                 TableRow(
                     id=table.id,
@@ -151,11 +184,13 @@ class TableStore:
                 )
             deal_on(session, table)
 
-    def load(self, table_id: str) -> Table | None:
-        """A table rebuilt from its rows, or ``None`` if there is none."""
+    def load(self, table_id: str, fence: int | None = None) -> Table | None:
+        """A table rebuilt from its rows, or ``None`` if there is none; ``fence``: the
+        token of the worker that owns it now (a cluster), which a deal dealt while
+        rebuilding is committed with."""
         with self.sessions() as session:
             row = session.get(TableRow, table_id)
-            return None if row is None else self._rebuild(session, row)
+            return None if row is None else self._rebuild(session, row, fence)
 
     def load_unfinished(self) -> list[Table]:
         """Every unfinished table that is not retired, rebuilt, oldest first."""
@@ -165,10 +200,11 @@ class TableStore:
             ).all()
             return [self._rebuild(session, row) for row in rows if not _retired(row.settings)]
 
-    def _rebuild(self, session: Session, row: TableRow) -> Table:
+    def _rebuild(self, session: Session, row: TableRow, fence: int | None = None) -> Table:
         seats = _seats(list(session.scalars(select(SeatRow).where(SeatRow.table_id == row.id))))
         match = Match(first_dealer=row.first_dealer, rules=Rules.from_dict(row.rules), seats=("", "", ""))
         table = Table(row.id, row.name, seats, match)
+        table.fence = fence
         table.takeover_seconds = _takeover(row.settings)
         table.hints = _hints(row.settings)
         table.next_deal_seconds = _next_deal(row.settings)
@@ -200,18 +236,19 @@ class TableStore:
                 table.version += 1
                 if a.command_id is not None:  # a resend after the restart is still known
                     table.recent.remember(a.seat, a.command_id, table.version, a.action)
-        deal_on(session, table)  # a deal the server had no time to deal, or a pause: deal now
+        # a deal the server had no time to deal, or a pause: deal now (with the new owner's token)
+        deal_on(session, table, required=self.fenced)
         table.finished = match.is_over
         if table.finished and row.finished is None:  # stopped before marking it
             row.finished = now()
         session.commit()
         return table
 
-    def save_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
+    def save_seat(self, table: Table, seat: int, name: str, token_hash: str) -> None:
         """A person took a seat."""
-        with self.sessions() as session, session.begin():
+        with self.changing(table) as session:
             row = session.scalars(
-                select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                select(SeatRow).where(SeatRow.table_id == table.id, SeatRow.seat == seat)
             ).one()
             row.name = name
             row.token_hash = token_hash
@@ -222,8 +259,7 @@ class TableStore:
         acted on them) and deal 0 gets a fresh secret, stored before any seed is asked.
         The table keeps showing the provisional deal until the new one is dealt."""
         secret, commit = new_secret()
-        with self.sessions() as session, session.begin():
-            check_fence(session, table)
+        with self.changing(table) as session:
             session.execute(delete(DealRow).where(DealRow.table_id == table.id))
             session.add(DealRow(table_id=table.id, number=0, seed=secret, commit=commit, algorithm=VERSION))
         table.round = SeedRound(0, secret, commit, None, table.seed_seats(), again=True)
@@ -243,7 +279,7 @@ class TableStore:
             _deal_fair(table, r, choices)
             table.round = None
         try:
-            with self.sessions() as session, session.begin():
+            with self.changing(table) as session:
                 deal_on(session, table)
         except Exception:
             if table.round is not r:  # opened but not stored: open it again next time
@@ -251,24 +287,21 @@ class TableStore:
             raise
 
     def after_action(self, table: Table, *, ended: bool) -> None:
-        """Deal what the game needs next and, when the game just ended, mark it finished."""
-        with self.sessions() as session, session.begin():
+        """Deal what the game needs next and, when the game just ended, mark it finished
+        (only while this worker owns the table, in a cluster)."""
+        with self.changing(table) as session:
             deal_on(session, table)
             if ended:
                 row = session.get(TableRow, table.id)
                 if row is not None:
                     row.finished = now()
 
-    def save_rematch(self, table_id: str, rematch_id: str) -> None:
-        """The table's rematch is ``rematch_id``."""
+    def mark_retired(self, tables: list[Table], *, retired: bool) -> list[str]:
+        """Mark tables retired (with when: not loaded at a start) or open again; returns
+        the ids of those left as they were because this worker no longer owns them."""
         with self.sessions() as session, session.begin():
-            row = session.get(TableRow, table_id)
-            if row is not None:
-                row.settings = {**(row.settings or {}), "rematch": rematch_id}
-
-    def mark_retired(self, table_ids: list[str], *, retired: bool) -> None:
-        """Mark tables retired (with when: not loaded at a start) or open again."""
-        with self.sessions() as session, session.begin():
+            refused = [t.id for t in tables if not holds_fence(session, t, required=self.fenced)]
+            table_ids = [t.id for t in tables if t.id not in refused]
             chunks = [table_ids[i : i + 500] for i in range(0, len(table_ids), 500)]
             rows = [
                 r for chunk in chunks for r in session.scalars(select(TableRow).where(TableRow.id.in_(chunk)))
@@ -276,6 +309,9 @@ class TableStore:
             for row in rows:
                 settings = {k: v for k, v in (row.settings or {}).items() if k != "retired"}
                 row.settings = {**settings, "retired": now().isoformat()} if retired else settings
+        for table_id in refused:
+            self._fenced_out(table_id)
+        return refused
 
     def finished_summaries(self, limit: int, live: Mapping[str, Table]) -> list[dict[str, Any]]:
         """The summaries of the ``limit`` most recently finished games, newest first:

@@ -4,11 +4,13 @@
 replay, an analysis) reaches any worker; :class:`Forwarding` (an ASGI middleware)
 finds the table's owner and, when it is another worker, sends it the request over the
 bus and returns its answer. The owner runs the request through its own application, in
-process (:func:`answer`); a request forwarded once is never forwarded again.
+process (:func:`answer`); a request forwarded once is never forwarded again. A rematch
+whose new table is played elsewhere takes the asker's seat there (:func:`rematch_at_owner`).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +21,7 @@ from paston.server.http import error_response
 
 if TYPE_CHECKING:
     from paston.server.cluster.node import ClusterNode
+    from paston.server.table import Table
 
 FORWARDED = b"x-paston-forwarded"
 _TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
@@ -143,3 +146,35 @@ async def answer(node: ClusterNode, request: dict[str, Any]) -> None:
     await node.bus.reply(
         request, {"status": status, "headers": out_headers, "body": b"".join(chunks).decode("latin-1")}
     )
+
+
+async def rematch_at_owner(node: ClusterNode, old: Table, token: str | None) -> dict[str, Any] | None:
+    """The answer to a rematch of ``old`` (a finished table, played here) when its new
+    table is owned by another worker: the asker's seat there (with their seat token of
+    ``old``) is taken by that worker, through its own ``POST …/seats/<seat>``. ``None``:
+    there is no new table yet, or it is played here (claimed now if nobody owned it)."""
+    if old.rematch is None:
+        return None
+    new_id = old.rematch
+    owner = await node.place(new_id)
+    if owner is None:
+        return None
+    seat = node.manager.seat_of(old, token)
+    new_token = None
+    if seat is not None:
+        name = old.seats[seat].name or f"Seat {seat}"
+        request = {
+            "op": "http",
+            "method": "POST",
+            "path": f"/api/tables/{new_id}/seats/{seat}",
+            "query": "",
+            "headers": [["content-type", "application/json"]],
+            "body": json.dumps({"name": name}),
+        }
+        got = await node.bus.call(owner, request)
+        status = int(got["status"])
+        if status == 200:
+            new_token = str(json.loads(str(got["body"]))["token"])
+        elif status != 409:  # 409: the seat is someone's already, as at one worker
+            raise TableError("busy", "the new table is changing hands; try again")
+    return {"id": new_id, "invite": f"/t/{new_id}", "token": new_token}

@@ -80,8 +80,10 @@ class ClusterNode:
         )
         self.leases = Leases(self.redis, self.me, ttl)
         self.bus = Bus(url, self.redis, self.me, self._on_worker, self._on_table, self._on_lost)
-        manager.log.fenced = True
-        manager.log.on_fenced = lambda table_id: self.drop(table_id, "its commit was fenced off")
+        # every change of a table commits only with its owner's token (moves, seats, deals,
+        # rematches, retiring, the end of a game); one refused: the table leaves memory
+        manager.log.fenced = manager.store.fenced = True
+        manager.log.on_fenced = manager.store.on_fenced = self.fenced_off
         self.owned: dict[str, int] = {}  # table -> fencing token
         self._claims: dict[str, asyncio.Future[bool]] = {}
         self.tunnels: dict[str, TunnelSocket] = {}  # as the owner: connections through other workers
@@ -207,7 +209,9 @@ class ClusterNode:
         deadline = time.monotonic() + self.ttl
         try:
             fence = await asyncio.to_thread(bump_fence, self.engine, table_id)
-            table = None if fence is None else await asyncio.to_thread(self.manager.store.load, table_id)
+            table = (
+                None if fence is None else await asyncio.to_thread(self.manager.store.load, table_id, fence)
+            )
         except Exception as err:
             await self.leases.release(table_id)
             raise TableError("storage", f"the table could not be loaded ({type(err).__name__})") from err
@@ -219,7 +223,6 @@ class ClusterNode:
             return False
         if table_id in self.manager.tables:
             self._unload(self.manager.tables.pop(table_id))
-        table.fence = fence
         self.owned[table_id] = fence
         self.manager._resident(table)
         self.manager.schedule_bots(table)
@@ -244,6 +247,10 @@ class ClusterNode:
             raise TableError("owner-gone", "the new table could not be claimed; try again")
         table.fence = fence
         self.owned[table.id] = fence
+
+    def fenced_off(self, table_id: str) -> None:
+        """A change of the table was refused by its fencing token: another worker owns it."""
+        self.drop(table_id, "a change of it was fenced off")
 
     def drop(self, table_id: str, why: str) -> None:
         """This worker no longer owns the table: out of memory, clients told to reconnect."""

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { rerender, say, saying, showError } from "./chrome.js";
 import { logState } from "./livelog.js";
+import { heard, resend, sent } from "./resend.js";
 
 const NAME_KEY = "paston-name";
 
@@ -57,9 +58,11 @@ export function connect(id, onMyTurn = null) {
     const token = localStorage.getItem(tokenKey(id));
     // seeds: sendSeed; next: the end of each deal is shown (enddeal.js) and answered with "next"
     ws.send(JSON.stringify({ type: "hello", token, updates: true, seeds: true, next: true }));
+    if (resend(ws, id)) live.pending = true; // sent before the last socket went, never answered
   };
   ws.onmessage = (ev) => {
     let msg = JSON.parse(ev.data);
+    heard(msg);
     if (msg.type === "seed-request") { sendSeed(ws, msg); return; }
     if (msg.type === "update") {
       msg = mergeUpdate(live.state, msg);
@@ -159,7 +162,7 @@ export function act(action) {
   const ws = live.socket;
   if (live.pending || !ws || ws.readyState !== WebSocket.OPEN) return;
   live.pending = true;
-  ws.send(JSON.stringify({ type: "act", action, version: live.state.version, id: commandId() }));
+  ws.send(sent(live.tableId, { type: "act", action, version: live.state.version, id: commandId() }));
   live.selected = [];
   rerender();
 }

@@ -1,0 +1,186 @@
+"""A move whose answer never came is sent again after the browser reconnects
+(static/resend.js): the page's socket is cut right after it sent a move — once after
+the move reached the server (applied, its answer lost: the resend is answered as a
+duplicate), once before (never applied: the resend applies it), and in a cluster of
+three workers by killing the table's owner once the move is committed, before its
+answer reaches the page — and the move is in the action log exactly once, under the
+command id the page first gave it, and the page shows it."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from tests.cluster_helpers import RedisServer, Worker
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    HAND_CARDS,
+    RANDOM_BOTS,
+    LiveServer,
+    Opener,
+    act,
+    board,
+    browser,
+    declare,
+    hand_codes,
+    open_page,
+    reach_play,
+    server,
+    sit,
+)
+from tests.test_server_cluster import action_rows, database, redis_server, workers  # noqa: F401
+
+from paston.server.db import ActionRow
+
+try:
+    from playwright.sync_api import WebSocketRoute
+except ImportError:  # the browser fixture says what to do
+    WebSocketRoute = Any  # type: ignore[misc,assignment]
+
+
+class CutOnce:
+    """Relays the page's table sockets to the server, and cuts the first one on which the
+    page sends an act once armed: the act reaches the server (``deliver``) or not, and
+    no answer reaches the page."""
+
+    def __init__(self, deliver: bool, *, close: bool = True) -> None:
+        self.deliver = deliver
+        self.close = close  # cut the page's socket here (else: the server closes it)
+        self.armed = False
+        self.acts: list[dict[str, Any]] = []  # every act the page sent, in order
+        self.heard: list[list[dict[str, Any]]] = []  # what the server sent, per socket
+
+    def route(self, ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+        heard: list[dict[str, Any]] = []
+        self.heard.append(heard)
+        cut = {"done": False}
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message) if isinstance(message, str) else {}
+            if data.get("type") == "act":
+                self.acts.append(data)
+                if self.armed:
+                    self.armed = False
+                    cut["done"] = True
+                    if self.deliver:
+                        upstream.send(message)
+                    if self.close:
+                        ws.close(code=1012)  # the page's socket drops before any answer
+                    return
+            if not cut["done"]:
+                upstream.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if cut["done"]:
+                return  # lost with the socket
+            if isinstance(message, str):
+                heard.append(json.loads(message))
+            ws.send(message)
+
+        ws.on_message(from_page)
+        upstream.on_message(from_server)
+
+
+def logged(server: LiveServer, command_id: str) -> list[tuple[int, str]]:  # noqa: F811
+    with server.manager.store.sessions() as session:
+        rows = session.execute(
+            select(ActionRow.seq, ActionRow.action).where(ActionRow.command_id == command_id)
+        ).all()
+    return [(int(seq), str(action)) for seq, action in rows]
+
+
+@pytest.mark.parametrize("deliver", [True, False], ids=["applied-answer-lost", "never-arrived"])
+def test_a_move_without_an_answer_is_sent_again_after_reconnecting_and_applied_once(
+    server: LiveServer,  # noqa: F811
+    open_page: Opener,  # noqa: F811
+    deliver: bool,
+) -> None:
+    table_id = server.new_table(RANDOM_BOTS)
+    cutter = CutOnce(deliver)
+    page = open_page()
+    page.route_web_socket(re.compile(r"/ws/tables/"), cutter.route)
+    page.goto(f"{server.url}/t/{table_id}")
+    sit(page, 0, "Ani")
+    reach_play(page, random.Random(5))
+    before = board(page)
+    hand = hand_codes(page)
+    sockets = len(cutter.heard)
+    cutter.armed = True
+    phase = act(page, declare, random.Random(2))  # returns once the page shows the move
+
+    assert len(cutter.heard) > sockets  # it reconnected
+    sent = cutter.acts[-2:]
+    assert sent[0] == sent[1], sent  # the same act again: same action, version and id
+    command_id = str(sent[0]["id"])
+    assert logged(server, command_id) == [(int(before["version"]), sent[0]["action"])]
+    answers = [m for m in cutter.heard[-1] if m.get("id") == command_id]
+    assert [m["type"] for m in answers] == ["ack"], answers
+    assert answers[0].get("duplicate", False) is deliver  # applied before the cut: a duplicate
+    assert answers[0]["version"] == int(before["version"]) + 1
+    after = board(page)
+    assert int(after["version"]) > int(before["version"])
+    if phase == "play":  # the card left the hand, once
+        card = str(sent[0]["action"]).split()[-1]
+        assert card in hand and card not in hand_codes(page)
+        assert page.locator(f"{HAND_CARDS}[data-card='{card}']").count() == 0
+
+
+def test_a_move_resent_after_its_owner_was_killed_is_applied_once(
+    open_page: Opener,  # noqa: F811
+    workers: list[Worker],  # noqa: F811
+    redis_server: RedisServer,  # noqa: F811
+    database: str,  # noqa: F811
+) -> None:
+    """The page is served by worker 1; the table is owned by worker 0, killed (``kill -9``)
+    once the page's move is committed and before its answer is delivered. Worker 1
+    closes the page's socket (1012); the page reconnects to it and sends the move again;
+    the worker that took the table over answers it as a duplicate."""
+    owner, door = workers[0], workers[1]
+    status, made = owner.request("POST", "/api/tables", {"name": "Kill", "seats": RANDOM_BOTS})
+    assert status == 201, made
+    table_id = str(made["id"])
+    cutter = CutOnce(deliver=True, close=False)
+    page = open_page()
+    page.set_default_timeout(40_000)
+    page.route_web_socket(re.compile(r"/ws/tables/"), cutter.route)
+    page.goto(f"{door.base}/t/{table_id}")
+    sit(page, 0, "Ani")
+    reach_play(page, random.Random(5))
+    before = board(page)
+    killed: dict[str, float] = {}
+
+    def kill_once_committed() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            ids = {r["command_id"] for r in action_rows(database, table_id)}
+            if len(cutter.acts) > earlier and cutter.acts[earlier]["id"] in ids:
+                owner.kill()
+                killed["at"] = time.monotonic()
+                return
+            time.sleep(0.02)
+
+    sockets, earlier = len(cutter.heard), len(cutter.acts)
+    cutter.armed = True
+    killer = threading.Thread(target=kill_once_committed)
+    killer.start()
+    act(page, declare, random.Random(2))  # returns once the page shows the move
+    killer.join()
+    assert "at" in killed, "the move was never committed"
+    shown = time.monotonic() - killed["at"]
+
+    assert len(cutter.heard) > sockets  # it reconnected
+    resent = [a for a in cutter.acts if a["id"] == cutter.acts[earlier]["id"]]
+    assert len(resent) >= 2 and all(a == resent[0] for a in resent), cutter.acts[-4:]
+    command_id = str(resent[0]["id"])
+    rows = [r for r in action_rows(database, table_id) if r["command_id"] == command_id]
+    assert [(r["seq"], r["action"]) for r in rows] == [(int(before["version"]), resent[0]["action"])]
+    answers = [m for socket in cutter.heard[sockets:] for m in socket if m.get("id") == command_id]
+    assert [(m["type"], m.get("duplicate")) for m in answers] == [("ack", True)], answers
+    assert int(board(page)["version"]) > int(before["version"])
+    print(f"the move shown {shown:.2f} s after its owner was killed")

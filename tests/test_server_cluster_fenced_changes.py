@@ -1,0 +1,206 @@
+"""Every change of a table is fenced, not only moves (storage.check_fence, the one check
+of db.fence_check): a worker whose table was claimed by another (its token bumped)
+cannot take a seat, start a rematch, retire the table or write the end of the game;
+the database is left as it was, and the table leaves the stale worker's memory."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from tests.test_server_cluster_fencing import engine  # noqa: F401 (the fixture: SQLite, PostgreSQL)
+
+from paston.rules import Rules
+from paston.server.cluster.fencing import bump_fence
+from paston.server.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, session_factory
+from paston.server.manager import TableManager
+from paston.server.retire import Retirer
+from paston.server.table import Table
+
+PEOPLE = [{"kind": "human"}] * 3
+
+
+class Worker:
+    """A cluster worker's manager over the shared database (its store and log fenced)."""
+
+    def __init__(self, db: Engine) -> None:
+        self.engine = db
+        self.manager = TableManager(
+            session_factory(db), bot_workers=0, seed_timeout=0, next_deal_seconds=0, analysis_workers=0
+        )
+        self.manager.log.fenced = self.manager.store.fenced = True
+        self.fenced: list[str] = []
+        self.manager.log.on_fenced = self.manager.store.on_fenced = self.fenced_off
+
+    def fenced_off(self, table_id: str) -> None:  # as ClusterNode.fenced_off: out of memory
+        self.fenced.append(table_id)
+        self.manager.tables.pop(table_id, None)
+
+    def new_table(self, target: int = 10) -> Table:
+        table = self.manager.create("Fenced", Rules(target=target), PEOPLE)
+        table.fence = bump_fence(self.engine, table.id)  # owned here (ClusterNode.adopt)
+        return table
+
+    def close(self) -> None:
+        self.manager.stop_bots()
+        self.manager.log.close()
+
+
+@pytest.fixture
+def worker(engine: Engine) -> Iterator[Worker]:  # noqa: F811
+    w = Worker(engine)
+    try:
+        yield w
+    finally:
+        w.close()
+
+
+def rows(db: Engine, table_id: str | None = None) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the tables, seats, deals and actions (of one table, or all)."""
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    with db.connect() as c:
+        for model in (TableRow, SeatRow, DealRow, ActionRow):
+            key = model.id if model is TableRow else model.table_id  # type: ignore[attr-defined]
+            query = select(*model.__table__.columns)
+            if table_id is not None:
+                query = query.where(key == table_id)
+            out[model.__tablename__] = sorted(tuple(map(repr, r)) for r in c.execute(query))
+    return out
+
+
+async def play(manager: TableManager, table: Table, *, leave: int = 0) -> None:
+    """Play the table on with random legal actions until ``leave`` actions are left to
+    the end of the game (the game ends with a known last action: ``leave`` 1)."""
+    rng = random.Random(table.id)
+    while not table.finished:
+        seat = table.match.to_move
+        if seat is None:  # a deal being dealt
+            await asyncio.sleep(0.01)
+            continue
+        legal = list(table.match.legal_actions())
+        action = rng.choice(legal)
+        if leave:
+            probe = table.match.clone()
+            probe.apply(action, seat)
+            if probe.is_over:
+                return
+        await manager.act(table.id, seat, str(action), None, None)
+
+
+def claimed_by_another(w: Worker, table: Table) -> None:
+    """Another worker claims the table: its token moves on in the database."""
+    assert bump_fence(w.engine, table.id) == (table.fence or 0) + 1
+
+
+def test_a_stale_owner_cannot_take_a_seat(worker: Worker) -> None:
+    table = worker.new_table()
+    worker.manager.take_seat(table.id, 0, "Owner")  # while it owns the table: taken
+    claimed_by_another(worker, table)
+    before = rows(worker.engine)
+    with pytest.raises(FencedOut) as refused:
+        worker.manager.take_seat(table.id, 1, "Late")
+    assert refused.value.code == "not-owner"
+    assert rows(worker.engine) == before
+    assert not table.seats[1].taken  # nor in memory
+    assert worker.fenced == [table.id] and table.id not in worker.manager.tables
+
+
+def test_a_table_without_a_token_changes_nothing_in_a_cluster(worker: Worker) -> None:
+    """A table a worker holds without owning it (loaded on demand, never claimed) has no
+    token: in a cluster its changes are refused, not left unchecked."""
+    table = worker.manager.create("Unowned", Rules(target=10), PEOPLE)
+    before = rows(worker.engine)
+    with pytest.raises(FencedOut):
+        worker.manager.take_seat(table.id, 2, "Nobody")
+    assert rows(worker.engine) == before
+
+
+def test_a_stale_owner_cannot_write_the_end_of_the_game(worker: Worker) -> None:
+    """The last move is committed while the worker owns the table; the table is claimed
+    by another before the end of the game is written: it is not, and the new owner's
+    rebuild from the log marks the game finished."""
+    table = worker.new_table()
+    log = worker.manager.log
+    real = log.append_durably
+
+    async def go() -> None:
+        await play(worker.manager, table, leave=1)
+
+        async def then_claimed(row: dict[str, Any]) -> None:
+            await real(row)
+            claimed_by_another(worker, table)
+
+        log.append_durably = then_claimed  # type: ignore[method-assign]
+        seat = table.match.to_move
+        assert seat is not None
+        last = next(a for a in table.match.legal_actions() if _ends(table, a, seat))
+        with pytest.raises(FencedOut):
+            await worker.manager.act(table.id, seat, str(last), None, None)
+
+    asyncio.run(go())
+    stored = rows(worker.engine, table.id)
+    assert len(stored["actions"]) == table.version  # the last move is in the log, once
+    with worker.engine.connect() as c:
+        assert c.execute(select(TableRow.finished).where(TableRow.id == table.id)).scalar() is None
+    assert worker.fenced == [table.id] and table.id not in worker.manager.tables
+    new_owner = Worker(worker.engine)
+    try:
+        rebuilt = new_owner.manager.store.load(table.id, bump_fence(worker.engine, table.id))
+        assert rebuilt is not None and rebuilt.finished
+    finally:
+        new_owner.close()
+    with worker.engine.connect() as c:
+        assert c.execute(select(TableRow.finished).where(TableRow.id == table.id)).scalar() is not None
+
+
+def _ends(table: Table, action: Any, seat: int) -> bool:
+    probe = table.match.clone()
+    probe.apply(action, seat)
+    return probe.is_over
+
+
+def test_a_stale_owner_cannot_start_a_rematch(worker: Worker) -> None:
+    table = worker.new_table()
+    token = worker.manager.take_seat(table.id, 0, "Ana")
+    asyncio.run(play(worker.manager, table))
+    assert table.finished
+    claimed_by_another(worker, table)
+    before = rows(worker.engine)
+    with pytest.raises(FencedOut):
+        worker.manager.rematch(table.id, token)
+    assert rows(worker.engine) == before  # no new table, no link, no seat
+    assert table.rematch is None and list(worker.manager.tables) == []
+
+
+def test_the_owner_starts_a_rematch_with_its_asker_seated_in_one_transaction(worker: Worker) -> None:
+    table = worker.new_table()
+    token = worker.manager.take_seat(table.id, 1, "Ana")
+    asyncio.run(play(worker.manager, table))
+    new, new_token = worker.manager.rematch(table.id, token)
+    assert new_token is not None and worker.manager.seat_of(new, new_token) == 1
+    again, none = worker.manager.rematch(table.id, None)  # a spectator asks: the same table
+    assert again is new and none is None
+    stored = rows(worker.engine, new.id)
+    assert sum("'Ana'" in r for r in map(str, stored["seats"])) == 1
+    with worker.engine.connect() as c:
+        settings = c.execute(select(TableRow.settings).where(TableRow.id == table.id)).scalar()
+    assert settings["rematch"] == new.id
+
+
+def test_a_stale_owner_cannot_retire_a_table(worker: Worker) -> None:
+    stale = worker.new_table()
+    kept = worker.new_table()
+    claimed_by_another(worker, stale)
+    before = rows(worker.engine, stale.id)
+    retirer = Retirer(worker.manager, after=1.0)
+    assert retirer.sweep(stale.last_seen + 10**6) == [kept.id]  # the one it still owns
+    assert rows(worker.engine, stale.id) == before  # not marked retired
+    assert not stale.retired and worker.fenced == [stale.id]
+    with worker.engine.connect() as c:
+        settings = c.execute(select(TableRow.settings).where(TableRow.id == kept.id)).scalar()
+    assert settings.get("retired")
