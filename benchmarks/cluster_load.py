@@ -14,8 +14,11 @@ clients are tunnelled to another worker.
 
 Reports, per worker count: accepted actions per second, p50/p99 of the time from a
 client's action to all three clients of the table having the update, errors and lost
-actions; then the latency of one table's actions with all its clients at the owner
-(local) and all at another worker (forwarded); then the time from ``kill -9`` of a
+actions, and the CPU time each part spent per accepted action (the workers, PostgreSQL,
+Redis, the load-generating clients; read from ``/proc``, so the figures hold even when
+the machine is shared: they say what a core per worker would hold); then the latency
+of one table's actions with all its clients at the owner (local) and all at another
+worker (forwarded); then the time from ``kill -9`` of a
 table's owner to another worker holding it (median of ``--kills``).
 """
 
@@ -44,6 +47,43 @@ from loadkit import free_port, get, percentile, post
 from server_load import LONG_GAME, TableRun, client, lifted_limits
 
 WORKER_OPTIONS = ("--bot-workers", "0", "--analysis-workers", "0", "--bot-delay", "0")
+TICKS = os.sysconf("SC_CLK_TCK")
+SERVICE_PIDS: dict[str, int] = {}
+"""The pids of the throwaway ``redis`` and PostgreSQL (postmaster) of the current run."""
+
+
+def _stat(pid: int) -> list[str]:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid: int, *, with_children: bool = False) -> float:
+    """User plus system CPU seconds of a process (all its threads); with its living
+    children and the children it has reaped (PostgreSQL's backends) if asked."""
+    try:
+        fields = _stat(pid)
+    except OSError:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime
+    if with_children:
+        ticks += int(fields[13]) + int(fields[14])  # cutime, cstime: reaped children
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    child = _stat(int(entry))
+                except OSError:
+                    continue
+                if int(child[1]) == pid:  # ppid
+                    ticks += int(child[11]) + int(child[12])
+    return ticks / TICKS
+
+
+def children_cpu_seconds() -> float:
+    """CPU seconds of this process's reaped children (the load-generating clients)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 @contextmanager
@@ -55,6 +95,7 @@ def redis_server() -> Iterator[str]:
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
         stdout=subprocess.DEVNULL,
     )
+    SERVICE_PIDS["redis"] = proc.pid
     try:
         for _ in range(100):
             ping = subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True)
@@ -91,6 +132,8 @@ def postgres_server(given: str | None) -> Iterator[str]:
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
     start = [f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(folder, "log"), "-w", "-o", options, "start"]
     subprocess.run(_as_postgres(start), check=True, capture_output=True)
+    with open(os.path.join(data, "postmaster.pid")) as f:
+        SERVICE_PIDS["postgres"] = int(f.readline())
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
@@ -176,6 +219,7 @@ def load_process(
 def run_load(workers: list[Worker], args: argparse.Namespace) -> dict[str, Any]:
     tables = make_tables(workers, args.tables)
     groups = [tables[i :: args.processes] for i in range(args.processes)]
+    cpu_before = _cpu_parts(workers)
     start = time.perf_counter()
     with ProcessPoolExecutor(args.processes) as pool:
         futures = [
@@ -183,6 +227,7 @@ def run_load(workers: list[Worker], args: argparse.Namespace) -> dict[str, Any]:
         ]
         runs = [run for f in futures for run in f.result()]
     elapsed = time.perf_counter() - start
+    cpu = {part: after - cpu_before[part] for part, after in _cpu_parts(workers).items()}
     ports = {run.table: ports[0] for run, ports in tables}
     lost = sum(max(0, r.acked - get(ports[r.table], f"/api/tables/{r.table}")["version"]) for r in runs)
     latencies = sorted(x for r in runs for x in r.latencies)
@@ -193,6 +238,19 @@ def run_load(workers: list[Worker], args: argparse.Namespace) -> dict[str, Any]:
         "p99_ms": percentile(latencies, 0.99) * 1e3 if latencies else float("nan"),
         "errors": sorted({e for r in runs for e in r.errors}),
         "lost": lost,
+        "cpu_ms_per_action": {part: 1e3 * spent / max(actions, 1) for part, spent in cpu.items()},
+        "worker_cpu_share": cpu["workers"] / elapsed,
+    }
+
+
+def _cpu_parts(workers: list[Worker]) -> dict[str, float]:
+    """CPU seconds so far of the workers, PostgreSQL, Redis and the reaped clients."""
+    postgres = SERVICE_PIDS.get("postgres")
+    return {
+        "workers": sum(cpu_seconds(w.proc.pid) for w in workers),
+        "postgres": cpu_seconds(postgres, with_children=True) if postgres else float("nan"),
+        "redis": cpu_seconds(SERVICE_PIDS["redis"]),
+        "clients": children_cpu_seconds(),
     }
 
 
@@ -257,6 +315,13 @@ def main() -> None:
                     f"{n} worker(s), {args.tables} tables x 3 clients, think {args.think * 1e3:.0f} ms, "
                     f"{args.seconds:.0f} s: {r['actions_per_s']:,.0f} actions/s, p50 {r['p50_ms']:.1f} ms, "
                     f"p99 {r['p99_ms']:.1f} ms; errors {r['errors']}; lost {r['lost']}"
+                )
+                per = r["cpu_ms_per_action"]
+                print(
+                    "    CPU ms per action: "
+                    + ", ".join(f"{part} {ms:.2f}" for part, ms in per.items())
+                    + f"; the workers used {r['worker_cpu_share']:.2f} cores; one core per worker"
+                    f" holds about {1e3 * n / per['workers']:,.0f} actions/s at this CPU cost"
                 )
         with ExitStack() as stack:
             db = stack.enter_context(fresh_database(server))
