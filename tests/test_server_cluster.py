@@ -143,7 +143,9 @@ def test_one_owner_per_table_moves_through_any_worker_and_fenced_commits(
 def test_a_worker_killed_mid_deal_loses_no_move_and_its_tables_move_within_5_seconds(
     workers: list[Worker], redis_server: RedisServer, database: str
 ) -> None:
-    tables = [seated(workers, k) for k in range(3)]  # table k is made, so owned, at worker k
+    # table k is made, so owned, at worker k; the doomed table's game is long enough to go on
+    # after the kill (to 10 points, a game can end with the deal the kill interrupts)
+    tables = [seated(workers, k, target=40 if k == 1 else 10) for k in range(3)]
     names = [w.request("GET", "/api/cluster")[1]["worker"] for w in workers]
     assert owners(redis_server, [t for t, _ in tables]) == names
     urls = [w.ws_base for w in workers]
@@ -154,6 +156,9 @@ def test_a_worker_killed_mid_deal_loses_no_move_and_its_tables_move_within_5_sec
     moved: dict[str, float] = {}
 
     async def kill_mid_deal() -> None:
+        await asyncio.wait_for(kill_and_watch(), 150)  # a clear failure, never a hang
+
+    async def kill_and_watch() -> None:
         while max(s.last_version for s in seats[1]) < 5:  # a few moves into the first deal
             await asyncio.sleep(0.02)
         at = max(s.last_version for s in seats[1])
