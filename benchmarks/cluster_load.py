@@ -14,9 +14,10 @@ clients are tunnelled to another worker.
 
 Reports, per worker count: accepted actions per second, p50/p99 of the time from a
 client's action to all three clients of the table having the update, errors and lost
-actions, and the CPU time each part spent per accepted action (the workers, PostgreSQL,
-Redis, the load-generating clients; read from ``/proc``, so the figures hold even when
-the machine is shared: they say what a core per worker would hold); then the latency
+actions, and the CPU time each part spent per accepted action (the workers, their
+analysis processes, PostgreSQL, Redis, the load-generating clients; read from ``/proc``,
+so the figures hold even when the machine is shared: they say what a core per worker
+would hold); then the latency
 of one table's actions with all its clients at the owner (local) and all at another
 worker (forwarded); then the time from ``kill -9`` of a
 table's owner to another worker holding it (median of ``--kills``).
@@ -43,10 +44,12 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from loadkit import free_port, get, percentile, post
+from loadkit import descendants, free_port, get, percentile, post
 from server_load import LONG_GAME, TableRun, client, lifted_limits
 
-WORKER_OPTIONS = ("--bot-workers", "0", "--analysis-workers", "0", "--bot-delay", "0")
+WORKER_OPTIONS = ("--bot-workers", "0", "--analysis-workers", "1", "--bot-delay", "0")
+"""No computer players; each finished deal's analysis in one process of its own, so that
+its CPU time (about 0.2 s a deal, most of a server's work) is counted apart."""
 TICKS = os.sysconf("SC_CLK_TCK")
 SERVICE_PIDS: dict[str, int] = {}
 """The pids of the throwaway ``redis`` and PostgreSQL (postmaster) of the current run."""
@@ -248,6 +251,7 @@ def _cpu_parts(workers: list[Worker]) -> dict[str, float]:
     postgres = SERVICE_PIDS.get("postgres")
     return {
         "workers": sum(cpu_seconds(w.proc.pid) for w in workers),
+        "analyses": sum(cpu_seconds(child) for w in workers for child in descendants(w.proc.pid)),
         "postgres": cpu_seconds(postgres, with_children=True) if postgres else float("nan"),
         "redis": cpu_seconds(SERVICE_PIDS["redis"]),
         "clients": children_cpu_seconds(),
@@ -320,8 +324,9 @@ def main() -> None:
                 print(
                     "    CPU ms per action: "
                     + ", ".join(f"{part} {ms:.2f}" for part, ms in per.items())
-                    + f"; the workers used {r['worker_cpu_share']:.2f} cores; one core per worker"
-                    f" holds about {1e3 * n / per['workers']:,.0f} actions/s at this CPU cost"
+                    + f"; the workers used {r['worker_cpu_share']:.2f} cores. A core per worker holds"
+                    f" about {1e3 / per['workers']:,.0f} actions/s,"
+                    f" {1e3 / (per['workers'] + per['analyses']):,.0f} with the deals' analyses"
                 )
         with ExitStack() as stack:
             db = stack.enter_context(fresh_database(server))
