@@ -236,10 +236,9 @@ def test_bots_and_offline_people_never_hold_a_deal_up(db_url: str) -> None:
     seeds: only seated, connected clients that send seeds are waited for."""
     with TestClient(create_app(db_url, bot_delay=0.0, seed_timeout=600)) as c:
         seats = [{"kind": "bot", "bot": "random"}] * 2 + [{"kind": "human"}]
-        res = c.post(
-            # a target no three deals can reach (a lone defender's 9 tricks in hearts score 200)
-            "/api/tables", json={"name": "F", "rules": {"target": 1000}, "seats": seats, "takeover_seconds": 1}
-        )
+        # a target no three deals can reach (a lone defender's 9 tricks in hearts score 200)
+        body = {"name": "F", "rules": {"target": 1000}, "seats": seats, "takeover_seconds": 1}
+        res = c.post("/api/tables", json=body)
         table = str(res.json()["id"])
         c.post(f"/api/tables/{table}/seats/2", json={"name": "Away"})
         watcher = Client(c, table, None)
