@@ -1,6 +1,7 @@
 """Every change of a table is fenced, not only moves (storage.check_fence, the one check
 of db.fence_check): a worker whose table was claimed by another (its token bumped)
-cannot take a seat, start a rematch, retire the table or write the end of the game;
+cannot take a seat, start a rematch, retire the table, open it again or write the end
+of the game;
 the database is left as it was, and the table leaves the stale worker's memory."""
 
 from __future__ import annotations
@@ -204,3 +205,23 @@ def test_a_stale_owner_cannot_retire_a_table(worker: Worker) -> None:
     with worker.engine.connect() as c:
         settings = c.execute(select(TableRow.settings).where(TableRow.id == kept.id)).scalar()
     assert settings.get("retired")
+
+
+def test_a_stale_owner_cannot_reopen_a_retired_table(worker: Worker) -> None:
+    """A retired table someone comes back to is opened again (Retirer.sweep) only by its
+    owner: a stale one leaves the row marked retired and drops the table."""
+    stale = worker.new_table()
+    kept = worker.new_table()
+    assert worker.manager.store.mark_retired([stale, kept], retired=True) == []
+    for table in (stale, kept):
+        table.retired = True
+        table.joining = 1  # someone is coming back
+    claimed_by_another(worker, stale)
+    before = rows(worker.engine, stale.id)
+    Retirer(worker.manager, after=1.0).sweep(stale.last_seen + 1)
+    assert rows(worker.engine, stale.id) == before  # still marked retired
+    assert stale.retired and worker.fenced == [stale.id] and stale.id not in worker.manager.tables
+    assert not kept.retired
+    with worker.engine.connect() as c:
+        settings = c.execute(select(TableRow.settings).where(TableRow.id == kept.id)).scalar()
+    assert "retired" not in settings
