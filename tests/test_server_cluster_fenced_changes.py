@@ -1,8 +1,8 @@
 """Every change of a table is fenced, not only moves (storage.check_fence, the one check
 of db.fence_check): a worker whose table was claimed by another (its token bumped)
 cannot take a seat, start a rematch, retire the table, open it again or write the end
-of the game;
-the database is left as it was, and the table leaves the stale worker's memory."""
+of the game; the database is left as it was, and the table leaves the stale worker's
+memory."""
 
 from __future__ import annotations
 
