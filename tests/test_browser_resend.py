@@ -4,7 +4,8 @@ the move reached the server (applied, its answer lost: the resend is answered as
 duplicate), once before (never applied: the resend applies it), and in a cluster of
 three workers by killing the table's owner once the move is committed, before its
 answer reaches the page — and the move is in the action log exactly once, under the
-command id the page first gave it, and the page shows it."""
+command id the page first gave it, and the page shows it. A move whose socket swallowed
+it (or its answer) is sent again by the page after a reload (kept in sessionStorage)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     RANDOM_BOTS,
     LiveServer,
     Opener,
+    Page,
     act,
     board,
     browser,
@@ -129,6 +131,70 @@ def test_a_move_without_an_answer_is_sent_again_after_reconnecting_and_applied_o
         card = str(sent[0]["action"]).split()[-1]
         assert card in hand and card not in hand_codes(page)
         assert page.locator(f"{HAND_CARDS}[data-card='{card}']").count() == 0
+
+
+def click_move(page: Page, rng: random.Random) -> str:
+    """Click a move on a page whose turn it is (``declare``'s choice, or a card in play)
+    without waiting for its answer; returns the phase it was in."""
+    state = board(page)
+    assert state["myTurn"] == "true"
+    if state["phase"] == "play":
+        cards = page.locator(f"{HAND_CARDS}:not([aria-disabled=true])")
+        cards.nth(rng.randrange(cards.count())).click()
+    else:
+        actions = page.eval_on_selector_all(
+            "[data-testid=actions] button[data-action]", "es => es.map(e => e.dataset.action)"
+        )
+        page.click(f"[data-action='{declare(state['phase'], actions)}']")
+    return str(state["phase"])
+
+
+@pytest.mark.parametrize("deliver", [True, False], ids=["applied-answer-lost", "never-arrived"])
+def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
+    server: LiveServer,  # noqa: F811
+    open_page: Opener,  # noqa: F811
+    deliver: bool,
+) -> None:
+    """The move's socket stays open but swallows it (or its answer): the page waits. The
+    person reloads the page; the new page sends the kept move again, once, under its
+    first command id, and it is in the action log exactly once."""
+    table_id = server.new_table(RANDOM_BOTS)
+    cutter = CutOnce(deliver, close=False)
+    page = open_page()
+    page.route_web_socket(re.compile(r"/ws/tables/"), cutter.route)
+    page.goto(f"{server.url}/t/{table_id}")
+    sit(page, 0, "Ani")
+    reach_play(page, random.Random(5))
+    before = board(page)
+    earlier = len(cutter.acts)
+    cutter.armed = True
+    click_move(page, random.Random(2))
+    page.wait_for_function("() => !!sessionStorage.getItem('paston.unanswered')")
+    deadline = time.monotonic() + 5
+    while len(cutter.acts) == earlier:
+        assert time.monotonic() < deadline, "the page sent no move"
+        time.sleep(0.02)
+    command_id = str(cutter.acts[earlier]["id"])
+    first = [(int(before["version"]), cutter.acts[earlier]["action"])]
+    deadline = time.monotonic() + 10
+    while deliver and logged(server, command_id) != first:  # it reached the server: applied
+        assert time.monotonic() < deadline, "the delivered move was not applied"
+        time.sleep(0.02)
+    assert logged(server, command_id) == (first if deliver else [])
+    sockets = len(cutter.heard)
+
+    page.reload()
+    page.wait_for_function(
+        "v => { const t = document.querySelector('[data-testid=table]');"
+        " return t && Number(t.dataset.version) > v; }",
+        arg=int(before["version"]),
+    )
+    resent = [a for a in cutter.acts if a["id"] == command_id]
+    assert len(resent) == 2 and resent[0] == resent[1], cutter.acts[-3:]
+    assert logged(server, command_id) == [(int(before["version"]), resent[0]["action"])]
+    answers = [m for socket in cutter.heard[sockets:] for m in socket if m.get("id") == command_id]
+    assert [(m["type"], m.get("duplicate", False)) for m in answers] == [("ack", deliver)], answers
+    page.wait_for_function("() => sessionStorage.getItem('paston.unanswered') === null")
 
 
 def test_a_move_resent_after_its_owner_was_killed_is_applied_once(

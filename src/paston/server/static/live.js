@@ -58,7 +58,7 @@ export function connect(id, onMyTurn = null) {
     const token = localStorage.getItem(tokenKey(id));
     // seeds: sendSeed; next: the end of each deal is shown (enddeal.js) and answered with "next"
     ws.send(JSON.stringify({ type: "hello", token, updates: true, seeds: true, next: true }));
-    if (resend(ws, id)) live.pending = true; // sent before the last socket went, never answered
+    if (resend(ws, id, token)) live.pending = true; // sent before the last socket went, never answered
   };
   ws.onmessage = (ev) => {
     let msg = JSON.parse(ev.data);
@@ -162,7 +162,8 @@ export function act(action) {
   const ws = live.socket;
   if (live.pending || !ws || ws.readyState !== WebSocket.OPEN) return;
   live.pending = true;
-  ws.send(sent(live.tableId, { type: "act", action, version: live.state.version, id: commandId() }));
+  const msg = { type: "act", action, version: live.state.version, id: commandId() };
+  ws.send(sent(live.tableId, localStorage.getItem(tokenKey(live.tableId)), msg));
   live.selected = [];
   rerender();
 }
