@@ -155,6 +155,16 @@ def board(page: Page) -> dict[str, str]:
     return dict(page.eval_on_selector(TABLE, "e => ({...e.dataset})"))
 
 
+def finished_bots_game(server: LiveServer, seconds: float = 90) -> str:
+    """A game to 10 of three ``random`` computers, played to its end; its table id."""
+    table_id = server.new_table([{"kind": "bot", "bot": "random"}] * 3, target=10)
+    deadline = time.monotonic() + seconds
+    while not server.manager.get(table_id).finished:
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.1)
+    return table_id
+
+
 def sit(page: Page, seat: int, name: str) -> None:
     """Take a free seat through the inline form."""
     page.fill(f"[data-seat='{seat}'] [data-testid=seat-name]", name)
@@ -175,7 +185,17 @@ def hand_codes(page: Page) -> list[str]:
 
 
 def act(page: Page, policy: Policy, rng: random.Random) -> str:
-    """Make one move on a page whose turn it is, by clicking; returns the phase it was in."""
+    """Make one move on a page whose turn it is, by clicking; returns the phase it was in
+    once the page shows the move."""
+    version = board(page)["version"]
+    phase = click_move(page, policy, rng)
+    wait_version_change(page, version)
+    return phase
+
+
+def click_move(page: Page, policy: Policy, rng: random.Random) -> str:
+    """Click one move on a page whose turn it is, without waiting for its answer; returns
+    the phase it was in."""
     state = board(page)
     assert state["myTurn"] == "true"
     phase = state["phase"]
@@ -195,7 +215,6 @@ def act(page: Page, policy: Policy, rng: random.Random) -> str:
             "[data-testid=actions] button[data-action]", "es => es.map(e => e.dataset.action)"
         )
         page.click(f"[data-action='{policy(phase, actions)}']")
-    wait_version_change(page, state["version"])
     return phase
 
 

@@ -33,6 +33,7 @@ from test_browser import (
     check_png,
     declare,
     defend,
+    finished_bots_game,
     open_page,
     server,
     wait_turn_or_deals,
@@ -257,11 +258,7 @@ def finished_game_with_a_seat_out(server: LiveServer) -> tuple[str, int, int]:
     """A finished game of three ``random`` bots with a deal where a seat sits out of the
     play (one whister); returns its table and the first such deal and step."""
     for _ in range(8):
-        table_id = server.new_table([{"kind": "bot", "bot": "random"}] * 3, target=10)
-        deadline = time.monotonic() + 90
-        while not server.manager.get(table_id).finished:
-            assert time.monotonic() < deadline, "the bots did not finish the game"
-            time.sleep(0.1)
+        table_id = finished_bots_game(server)
         replay = server.get(f"/api/tables/{table_id}/replay")
         for d, deal in enumerate(replay["deals"]):
             for s, step in enumerate(deal["steps"]):

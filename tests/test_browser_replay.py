@@ -12,7 +12,6 @@ replay JSON the page was drawn from.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from paston.record import to_record
 from paston.rules import Rules
 from paston.scoring import reset_seats
 from paston.tricks import trick_winner
-from test_browser import SHOTS, LiveServer, Opener, browser, check_png, open_page, server
+from test_browser import SHOTS, LiveServer, Opener, browser, check_png, finished_bots_game, open_page, server
 
 __all__ = ["browser", "open_page", "server"]  # the fixtures, shared with test_browser.py
 
@@ -72,11 +71,7 @@ def finished_game(server: LiveServer) -> tuple[str, dict[str, Any]]:
     """A finished game of three computers (random players: they defend, so cards are
     played) with at least one played deal; its table id and record."""
     for _ in range(4):
-        table_id = server.new_table([{"kind": "bot", "bot": "random"}] * 3, target=10)
-        deadline = time.monotonic() + 60
-        while not server.manager.get(table_id).finished:
-            assert time.monotonic() < deadline, "the bots did not finish the game"
-            time.sleep(0.1)
+        table_id = finished_bots_game(server)
         record = server.manager.record(table_id)
         if any(d.get("result", {}).get("outcome") == "played" for d in record["deals"]):
             return table_id, record

@@ -28,6 +28,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     act,
     board,
     browser,
+    click_move,
     declare,
     hand_codes,
     open_page,
@@ -97,19 +98,26 @@ def logged(server: LiveServer, command_id: str) -> list[tuple[int, str]]:  # noq
     return [(int(seq), str(action)) for seq, action in rows]
 
 
+def seated_at_a_turn(server: LiveServer, open_page: Opener, cutter: CutOnce) -> Page:  # noqa: F811
+    """A page seated at a table of two computers, its sockets through ``cutter``, at the
+    first turn of its seat."""
+    table_id = server.new_table(RANDOM_BOTS)
+    page = open_page()
+    page.route_web_socket(re.compile(r"/ws/tables/"), cutter.route)
+    page.goto(f"{server.url}/t/{table_id}")
+    sit(page, 0, "Ani")
+    reach_play(page, random.Random(5))
+    return page
+
+
 @pytest.mark.parametrize("deliver", [True, False], ids=["applied-answer-lost", "never-arrived"])
 def test_a_move_without_an_answer_is_sent_again_after_reconnecting_and_applied_once(
     server: LiveServer,  # noqa: F811
     open_page: Opener,  # noqa: F811
     deliver: bool,
 ) -> None:
-    table_id = server.new_table(RANDOM_BOTS)
     cutter = CutOnce(deliver)
-    page = open_page()
-    page.route_web_socket(re.compile(r"/ws/tables/"), cutter.route)
-    page.goto(f"{server.url}/t/{table_id}")
-    sit(page, 0, "Ani")
-    reach_play(page, random.Random(5))
+    page = seated_at_a_turn(server, open_page, cutter)
     before = board(page)
     hand = hand_codes(page)
     sockets = len(cutter.heard)
@@ -133,22 +141,6 @@ def test_a_move_without_an_answer_is_sent_again_after_reconnecting_and_applied_o
         assert page.locator(f"{HAND_CARDS}[data-card='{card}']").count() == 0
 
 
-def click_move(page: Page, rng: random.Random) -> str:
-    """Click a move on a page whose turn it is (``declare``'s choice, or a card in play)
-    without waiting for its answer; returns the phase it was in."""
-    state = board(page)
-    assert state["myTurn"] == "true"
-    if state["phase"] == "play":
-        cards = page.locator(f"{HAND_CARDS}:not([aria-disabled=true])")
-        cards.nth(rng.randrange(cards.count())).click()
-    else:
-        actions = page.eval_on_selector_all(
-            "[data-testid=actions] button[data-action]", "es => es.map(e => e.dataset.action)"
-        )
-        page.click(f"[data-action='{declare(state['phase'], actions)}']")
-    return str(state["phase"])
-
-
 @pytest.mark.parametrize("deliver", [True, False], ids=["applied-answer-lost", "never-arrived"])
 def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
     server: LiveServer,  # noqa: F811
@@ -158,17 +150,12 @@ def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
     """The move's socket stays open but swallows it (or its answer): the page waits. The
     person reloads the page; the new page sends the kept move again, once, under its
     first command id, and it is in the action log exactly once."""
-    table_id = server.new_table(RANDOM_BOTS)
     cutter = CutOnce(deliver, close=False)
-    page = open_page()
-    page.route_web_socket(re.compile(r"/ws/tables/"), cutter.route)
-    page.goto(f"{server.url}/t/{table_id}")
-    sit(page, 0, "Ani")
-    reach_play(page, random.Random(5))
+    page = seated_at_a_turn(server, open_page, cutter)
     before = board(page)
     earlier = len(cutter.acts)
     cutter.armed = True
-    click_move(page, random.Random(2))
+    click_move(page, declare, random.Random(2))
     page.wait_for_function("() => !!sessionStorage.getItem('paston.unanswered')")
     deadline = time.monotonic() + 5
     while len(cutter.acts) == earlier:
