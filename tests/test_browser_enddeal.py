@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -241,12 +242,19 @@ def test_the_panel_speaks_every_language(server: LiveServer, open_page: Opener) 
         # exactly the keys of English, and translated (a few words are the same: "Total", "whist")
         assert all(same and untranslated <= 2 for same, untranslated in keys), keys
         texts = set()
+        rule_words: dict[str, list[str]] = {}  # the R7 lines and the outcome on the rule marks
         for lang in ("en", "hy", "ru", "es", "ja"):
             page.evaluate(f"localStorage.setItem('paston-lang', '{lang}')")
             page.reload()
             page.locator(PANEL).wait_for()
             texts.add(page.inner_text("[data-testid=next-deal]"))
+            rule_words[lang] = page.eval_on_selector_all(f"{PANEL} abbr.rule", "es => es.map(e => e.title)")
         assert len(texts) == 5, texts
+        assert "surrendered" in " ".join(rule_words["en"]) and len(rule_words["en"]) == 4  # outcome, 3 seats
+        for lang in ("hy", "ru", "es", "ja"):
+            assert len(rule_words[lang]) == 4 and all(rule_words[lang]), (lang, rule_words[lang])
+            assert not set(rule_words[lang]) & set(rule_words["en"]), (lang, rule_words[lang])
+            assert not re.search(r"\b(surrendered|declarer|opponent)\b", " ".join(rule_words[lang]))
         page.screenshot(path=str(SHOTS / "end-deal-ja-phone.png"), full_page=True)
     finally:
         game.close()

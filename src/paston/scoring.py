@@ -15,8 +15,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Final, NamedTuple
 
 from paston.contracts import Contract
 from paston.rules import Rules
@@ -33,17 +34,54 @@ _LONE_FLAT = (-10, -9, -9, -9, 0)
 Scores = tuple[int, int, int]
 
 
-class ScoreLine(NamedTuple):
-    """One seat's score of a deal with the line of R7 that gives it: the rule and its
-    words with this deal's numbers.
+#: The words of each kind of R7 line, in English, by key; a deal's numbers fill them in.
+#: The browser shows them in its languages under the same keys (``static/i18n-score.js``).
+LINE_WORDS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "declarer-made": "declarer, {tricks} of the {needed} tricks needed: made, +10 × {m}",
+        "declarer-failed": "declarer, {tricks} of the {needed} tricks needed: failed, -10 × {m}",
+        "best-made": "declarer, {tricks} of the {needed} tricks needed: made best spades scores only +10",
+        "best-failed": "declarer, {tricks} of the {needed} tricks needed: failed best spades, -10 × {m}",
+        "uncontested-declarer": "uncontested: the declarer scores a made contract, +10 × {m}",
+        "uncontested-best": "uncontested: the declarer scores a made contract, +10 (best spades)",
+        "uncontested-opponent": "uncontested: an opponent scores 0",
+        "defender": "defender (both whisted), {tricks} of the {needed} tricks needed: {base} × {m}",
+        "lone-defender": "lone defender, {tricks} of the {needed} tricks needed: {base} × {m}",
+        "lone-defender-flat": (
+            "lone defender, {tricks} of the {needed} tricks needed (flat table): {base} × {m}"
+        ),
+        "passer": "passed and did not play: 0",
+        "surrendered": "surrendered: -10, no multiplier",
+        "surrender-opponent": "the declarer surrendered: {bonus} to each opponent, no multiplier",
+    }
+)
 
-    >>> declarer_line(Contract.CLUBS, 5)
-    ScoreLine(score=-20, rule='R7.1', text='declarer, 5 of the 6 tricks needed: failed, -10 × 2')
+
+class ScoreLine(NamedTuple):
+    """One seat's score of a deal with the line of R7 that gives it: the rule, and the
+    key of its words in :data:`LINE_WORDS` with this deal's numbers (``values``).
+
+    >>> line = declarer_line(Contract.CLUBS, 5)
+    >>> line.score, line.rule, line.words, line.params
+    (-20, 'R7.1', 'declarer-failed', {'tricks': 5, 'needed': 6, 'm': 2})
+    >>> line.text
+    'declarer, 5 of the 6 tricks needed: failed, -10 × 2'
     """
 
     score: int
     rule: str
-    text: str
+    words: str
+    values: tuple[tuple[str, int | str], ...] = ()
+
+    @property
+    def params(self) -> dict[str, int | str]:
+        """The numbers that fill in the words."""
+        return dict(self.values)
+
+    @property
+    def text(self) -> str:
+        """The line in English words."""
+        return LINE_WORDS[self.words].format(**self.params)
 
 
 Lines = tuple[ScoreLine, ScoreLine, ScoreLine]
@@ -84,21 +122,15 @@ def declarer_line(contract: Contract, tricks: int | None) -> ScoreLine:
     m = contract.multiplier
     best = contract is Contract.BEST_SPADES
     if tricks is None:
-        shown = "+10 (best spades)" if best else f"+10 × {m}"
-        return ScoreLine(
-            declarer_score(contract, True),
-            "R7.6",
-            f"uncontested: the declarer scores a made contract, {shown}",
-        )
+        words = "uncontested-best" if best else "uncontested-declarer"
+        return ScoreLine(declarer_score(contract, True), "R7.6", words, () if best else (("m", m),))
     made = tricks >= DECLARER_NEEDS
-    head = f"declarer, {tricks} of the {DECLARER_NEEDS} tricks needed"
+    values: tuple[tuple[str, int | str], ...] = (("tricks", tricks), ("needed", DECLARER_NEEDS), ("m", m))
     if best:
-        text = (
-            f"{head}: made best spades scores only +10" if made else f"{head}: failed best spades, -10 × {m}"
-        )
-        return ScoreLine(declarer_score(contract, made), "R7.5", text)
-    text = f"{head}: made, +10 × {m}" if made else f"{head}: failed, -10 × {m}"
-    return ScoreLine(declarer_score(contract, made), "R7.1", text)
+        words = "best-made" if made else "best-failed"
+        return ScoreLine(declarer_score(contract, made), "R7.5", words, values[:2] if made else values)
+    words = "declarer-made" if made else "declarer-failed"
+    return ScoreLine(declarer_score(contract, made), "R7.1", words, values)
 
 
 def defender_line(contract: Contract, tricks: int, *, lone: bool, rules: Rules = _DEFAULT) -> ScoreLine:
@@ -109,15 +141,16 @@ def defender_line(contract: Contract, tricks: int, *, lone: bool, rules: Rules =
     """
     score = defender_score(contract, tricks, lone=lone, rules=rules)
     m = contract.multiplier
-    who = "lone defender" if lone else "defender (both whisted)"
+    words = (
+        ("lone-defender-flat" if rules.lone_defender == "flat" else "lone-defender") if lone else "defender"
+    )
     rule = "R7.3" if lone else "R7.2"
-    flat = " (flat table)" if lone and rules.lone_defender == "flat" else ""
-    needed = whist_quota(lone=lone)
     base = f"{score // m:+d}" if score else "0"
-    return ScoreLine(score, rule, f"{who}, {tricks} of the {needed} tricks needed{flat}: {base} × {m}")
+    values = (("tricks", tricks), ("needed", whist_quota(lone=lone)), ("base", base), ("m", m))
+    return ScoreLine(score, rule, words, values)
 
 
-_PASSER = ScoreLine(0, "R7.4", "passed and did not play: 0")
+_PASSER = ScoreLine(0, "R7.4", "passer")
 
 
 def played_lines(
@@ -142,7 +175,7 @@ def played_lines(
 
 def uncontested_lines(contract: Contract, *, declarer: int) -> Lines:
     """R7.6: each seat's line when both opponents passed."""
-    other = ScoreLine(0, "R7.6", "uncontested: an opponent scores 0")
+    other = ScoreLine(0, "R7.6", "uncontested-opponent")
     lines = [declarer_line(contract, None) if s == declarer else other for s in range(3)]
     return lines[0], lines[1], lines[2]
 
@@ -151,11 +184,9 @@ def surrender_lines(*, declarer: int, rules: Rules = _DEFAULT) -> Lines:
     """R7.7: each seat's line after a surrender."""
     scores = surrender_scores(declarer=declarer, rules=rules)
     lines = [
-        ScoreLine(scores[s], "R7.7", "surrendered: -10, no multiplier")
+        ScoreLine(scores[s], "R7.7", "surrendered")
         if s == declarer
-        else ScoreLine(
-            scores[s], "R7.7", f"the declarer surrendered: {scores[s]:+d} to each opponent, no multiplier"
-        )
+        else ScoreLine(scores[s], "R7.7", "surrender-opponent", (("bonus", f"{scores[s]:+d}"),))
         for s in range(3)
     ]
     return lines[0], lines[1], lines[2]

@@ -23,8 +23,8 @@ the quotas, the lines of R7 and the resets from :mod:`paston.scoring`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +54,9 @@ class Role(StrEnum):
 class SeatSummary:
     """One seat in a finished deal. ``tricks`` and ``needed`` are ``None`` where the seat
     did not play (nothing was played, or it passed); ``rule`` and ``text`` are the line
-    of R7 that gave ``score`` (empty for a redeal, which scores nothing)."""
+    of R7 that gave ``score``, ``words`` and ``params`` the key of its words in
+    :data:`paston.scoring.LINE_WORDS` and their numbers (all empty for a redeal, which
+    scores nothing)."""
 
     seat: int
     role: Role
@@ -66,6 +68,8 @@ class SeatSummary:
     text: str
     total: int
     reset: bool
+    words: str = ""
+    params: Mapping[str, int | str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The seat's part of :meth:`DealSummary.to_json`."""
@@ -78,6 +82,8 @@ class SeatSummary:
             "score": self.score,
             "rule": self.rule,
             "text": self.text,
+            "words": self.words,
+            "params": dict(self.params),
             "total": self.total,
             "reset": self.reset,
         }
@@ -197,7 +203,20 @@ def summarize(deal: Deal, totals_before: Sequence[int], *, index: int = 0) -> De
         tricks = result.tricks[s] if shown else None
         need = needed if shown else None
         out.append(
-            SeatSummary(s, role, hands[s], tricks, need, line.score, line.rule, line.text, total, s in resets)
+            SeatSummary(
+                s,
+                role,
+                hands[s],
+                tricks,
+                need,
+                line.score,
+                line.rule,
+                line.text,
+                total,
+                s in resets,
+                line.words,
+                line.params,
+            )
         )
     made = result.made
     short = DECLARER_NEEDS - result.tricks[result.declarer] if played and not made else 0

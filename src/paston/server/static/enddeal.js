@@ -9,7 +9,7 @@ import { rerender } from "./chrome.js";
 import { el } from "./dom.js";
 import { live } from "./live.js";
 import { SEAT_COLORS } from "./players.js";
-import { num, signed, t, word } from "./text.js";
+import { has, num, signed, t, word } from "./text.js";
 
 const deadlines = new Map(); // deal index -> when its pause ends (this page's clock)
 const pressed = new Set(); // deal indexes this page pressed Next for
@@ -47,6 +47,18 @@ function headline(s, names) {
   return t("endFailed", { name, contract, tricks, short: s.short });
 }
 
+/** A seat's R7 line in the language shown (the engine's English words for a key this
+ * page does not know). */
+function lineWords(line) {
+  const key = `scoreLine_${line.words}`;
+  return line.words && has(key) ? t(key, line.params || {}) : line.text;
+}
+
+function outcomeWords(s) {
+  const key = `outcomeWords_${s.outcome}`;
+  return s.outcome && has(key) ? t(key) : s.outcome_text;
+}
+
 function seatRow(line, names, target) {
   const played = line.tricks !== null;
   const enough = played && line.tricks >= line.needed;
@@ -59,7 +71,7 @@ function seatRow(line, names, target) {
       played ? t("endTricksOf", { n: line.tricks, need: line.needed }) : "—"),
     el("td", { class: "score" },
       el("strong", {}, signed(line.score)), " ",
-      el("abbr", { class: "rule", title: line.text, "data-rule": line.rule }, line.rule)),
+      el("abbr", { class: "rule", title: lineWords(line), "data-rule": line.rule }, line.rule)),
     el("td", { class: "total" }, num(line.total),
       line.reset ? el("span", { class: "badge reset-badge", title: t("endReset", { n: target }) }, t("resetMark")) : null));
 }
@@ -106,7 +118,7 @@ export function endDealView(state, names) {
   },
   el("h2", {}, t(state.winners.length ? "endFinal" : "endTitle", { n: state.sheet.length })),
   el("p", { class: `end-headline ${outcome}`, "data-testid": "end-headline" }, headline(s, names), " ",
-    el("abbr", { class: "rule", title: s.outcome_text, "data-rule": s.outcome_rule }, s.outcome_rule)),
+    el("abbr", { class: "rule", title: outcomeWords(s), "data-rule": s.outcome_rule }, s.outcome_rule)),
   s.all_passed ? el("p", { class: "muted", "data-testid": "end-all-passed" }, t("endAllPassed")) : null,
   s.bid && s.contract && s.bid !== s.contract ? el("p", { class: "muted" }, t("endBid", { contract: word(s.bid) })) : null,
   el("div", { class: "end-table-wrap" }, el("table", { class: "end-table", "data-testid": "end-seats" },

@@ -6,6 +6,7 @@ import * as access from "./i18n-access.js";
 import * as infer from "./i18n-infer.js";
 import * as analysis from "./i18n-analysis.js";
 import * as amu from "./i18n-amu.js";
+import * as score from "./i18n-score.js";
 
 // Every string the Paston client shows, per language. The game's own words (GAME) are
 // the same in every language: the ladder (paston, glitch, dineri, gupa, paston grkha),
@@ -964,7 +965,7 @@ const ja = {
 };
 
 /** The strings of the features that keep their own files (i18n-*.js). */
-const FEATURES = [hint, end, replay, learn, access, analysis, infer, amu];
+const FEATURES = [hint, end, replay, learn, access, analysis, infer, amu, score];
 
 /** One language's strings: the common ones, then each feature's. */
 function merged(lang, common) {
