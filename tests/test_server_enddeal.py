@@ -1,7 +1,7 @@
 """The end of a deal over the WebSocket (paston.server.pause): the table shows the
 finished deal's summary until each person whose client shows it presses Next, or the
 table's ``next_deal_seconds`` pass; computer players never hold it up; the hands come
-only once the deal is over; a restart deals on."""
+only once the deal is over; a restart goes on with the pause for the time it had left."""
 
 from __future__ import annotations
 
@@ -9,13 +9,16 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from paston.server.app import create_app
+from paston.server.db import ActionRow, make_engine, now
 
 HUMANS = [{"kind": "human"}] * 3
 CODES = {r + s for r in "789TJQKA" for s in "SCDH"}
@@ -262,18 +265,52 @@ def test_no_hand_is_shown_before_its_deal_is_over(client: TestClient) -> None:
             c.close()
 
 
-def test_a_restart_ends_the_pause_and_keeps_the_setting(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'r.db'}"
+def paused_then_stopped(url: str, seconds: float) -> tuple[str, list[str | None], int]:
+    """A server whose table of three people ends a deal (its pause begins) and stops;
+    the table, the seat tokens and the number of deals."""
     with TestClient(create_app(url, bot_delay=0.0, seed_timeout=0.2)) as c:
-        table, tokens = seated(c, HUMANS, next_deal_seconds=45)
+        table, tokens = seated(c, HUMANS, next_deal_seconds=seconds)
         clients = [Client(c, table, t) for t in tokens]
         try:
             over = finish_deal(clients, clients[0].until(state(to_move)))
             assert paused(over)
-            deals = len(over["deals"])
+            return table, tokens, len(over["deals"])
         finally:
             for x in clients:
                 x.close()
+
+
+def test_a_restart_during_the_pause_goes_on_with_it_for_the_time_it_had_left(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    table, tokens, deals = paused_then_stopped(url, 45)
+    with TestClient(create_app(url, bot_delay=0.0, seed_timeout=0.2)) as c:
+        live = c.app.state.manager.get(table)  # type: ignore[attr-defined]
+        assert live.next_deal_seconds == 45
+        assert live.pause is not None and len(live.match.deals) == deals  # nothing dealt: still on show
+        assert live.pause.deal == deals - 1 and live.pause.expected == {0, 1, 2}  # everyone seated
+        assert 30 < live.pause.ends_in() < 45
+        watcher = Client(c, table, None)
+        people = [Client(c, table, t) for t in tokens]
+        try:
+            m = watcher.until(state(paused))
+            assert m["last_deal"]["deal"] == deals - 1 and m["next_deal"]["deal"] == deals - 1
+            assert m["next_deal"]["waiting"] == [0, 1, 2] and m["table"]["next_deal_seconds"] == 45
+            for person in people:
+                person.send({"type": "next", "deal": deals - 1})
+            m = watcher.until(state(lambda s: len(s["deals"]) == deals + 1 and to_move(s)))
+            assert m["next_deal"] is None
+        finally:
+            for x in [watcher, *people]:
+                x.close()
+
+
+def test_a_restart_after_the_pauses_time_deals_on_and_keeps_the_setting(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    table, _, deals = paused_then_stopped(url, 45)
+    engine = make_engine(url)
+    with engine.begin() as conn:  # the server was down longer than the pause
+        conn.execute(update(ActionRow).values(created=now() - timedelta(seconds=46)))
+    engine.dispose()
     with TestClient(create_app(url, bot_delay=0.0, seed_timeout=0.2)) as c:
         live = c.app.state.manager.get(table)  # type: ignore[attr-defined]
         assert live.pause is None and len(live.match.deals) == deals + 1  # dealt at the start

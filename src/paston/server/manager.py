@@ -103,6 +103,15 @@ class TableManager:
             self.finished_games.add(table)
         else:
             seat_bots(table)
+        if table.left_on_show is not None:  # rebuilt during the pause after a deal
+            try:
+                asyncio.get_running_loop()
+                resumed = self.pauses.resume(table)
+            except RuntimeError:  # no event loop to time it: deal on at once
+                resumed = False
+            table.left_on_show = None
+            if not resumed:
+                self.store.after_action(table, ended=False)
         return table
 
     # --- creating and seating ---------------------------------------------------------------

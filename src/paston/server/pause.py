@@ -6,8 +6,12 @@ Who holds a pause up is fixed when it begins: the people seated and connected wi
 client that shows the end of a deal (its hello said ``"next": true``). Computer
 players, stand-ins, people offline and older clients never hold it up; a person stood
 in for during the pause stops holding it. No pause follows a redeal (nothing was
-scored), the last deal of a game, or a table whose ``next_deal_seconds`` is 0. The
-pause lives in memory only: a server that restarts deals the next deal at once.
+scored), the last deal of a game, or a table whose ``next_deal_seconds`` is 0.
+
+A table rebuilt from the database during its pause (a restart, or another worker taking
+it over) goes on with it for the time it had left, counted from when the deal's last
+action was stored (:func:`pause_left`, :meth:`Pauses.resume`); everyone seated holds it,
+since nobody is connected yet.
 
 >>> p = Pause(deal=3, seconds=30.0, expected=frozenset({0, 2}))
 >>> p.pressed.add(2)
@@ -22,6 +26,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from paston.server.errors import TableError
@@ -33,6 +38,7 @@ __all__ = [
     "Pause",
     "Pauses",
     "pause_json",
+    "pause_left",
     "pause_stamp",
     "waiting",
 ]
@@ -67,6 +73,27 @@ def waiting(table: Table) -> tuple[int, ...]:
     if p is None:
         return ()
     return tuple(s for s in sorted(p.expected) if s not in p.pressed and not table.standing_in(s))
+
+
+def people(table: Table) -> frozenset[int]:
+    """The seats people have taken."""
+    return frozenset(s for s, seat in enumerate(table.seats) if seat.kind == "human" and seat.taken)
+
+
+def pause_left(table: Table, ended_at: datetime | None, at: datetime | None = None) -> float | None:
+    """The seconds the pause after a rebuilt table's last deal still has at ``at`` (now),
+    that deal's last action stored at ``ended_at``; ``None`` when there is none: the
+    game needs no deal, the last deal scored nothing, the table does not pause, nobody
+    is seated, or the time is up."""
+    match = table.match
+    if ended_at is None or table.round is not None or table.next_deal_seconds <= 0:
+        return None
+    if not match.needs_deck or not match.deals or match.deals[-1].result is None or not people(table):
+        return None
+    if ended_at.tzinfo is None:  # SQLite keeps no zone: stored in UTC
+        ended_at = ended_at.replace(tzinfo=UTC)
+    left = table.next_deal_seconds - ((at or datetime.now(UTC)) - ended_at).total_seconds()
+    return left if left > 0 else None
 
 
 def pause_json(table: Table) -> dict[str, Any] | None:
@@ -112,6 +139,20 @@ class Pauses:
         if not expected:
             return False
         p = Pause(len(match.deals) - 1, table.next_deal_seconds, expected)
+        table.pause = p
+        p.timer = asyncio.get_running_loop().create_task(self._watch(table, p))
+        return True
+
+    def resume(self, table: Table) -> bool:
+        """A table rebuilt during its pause (``table.left_on_show``, the caller holds the
+        lock or the table is not shared yet): go on with it, held up by everyone seated.
+        Returns whether it did (else the next deal is to be dealt now)."""
+        left, table.left_on_show = table.left_on_show, None
+        expected = people(table)
+        if left is None or not expected:
+            return False
+        seconds = table.next_deal_seconds
+        p = Pause(len(table.match.deals) - 1, seconds, expected, started=time.monotonic() - (seconds - left))
         table.pause = p
         p.timer = asyncio.get_running_loop().create_task(self._watch(table, p))
         return True

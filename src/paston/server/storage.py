@@ -21,6 +21,7 @@ from paston.match import Match
 from paston.rules import Rules
 from paston.server.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, fence_check, now
 from paston.server.decks import VERSION, SeedRound, deck_from_seed, new_secret
+from paston.server.pause import pause_left
 from paston.server.seating import Seat
 from paston.server.table import NEXT_DEAL_SECONDS, Table, table_summary
 
@@ -236,8 +237,11 @@ class TableStore:
                 table.version += 1
                 if a.command_id is not None:  # a resend after the restart is still known
                     table.recent.remember(a.seat, a.command_id, table.version, a.action)
-        # a deal the server had no time to deal, or a pause: deal now (with the new owner's token)
-        deal_on(session, table, required=self.fenced)
+        # a finished deal still on show: its pause goes on (Pauses.resume); else a deal the
+        # server had no time to deal, or a pause over meanwhile: deal now (the owner's token)
+        table.left_on_show = pause_left(table, actions[-1].created if actions else None)
+        if table.left_on_show is None:
+            deal_on(session, table, required=self.fenced)
         table.finished = match.is_over
         if table.finished and row.finished is None:  # stopped before marking it
             row.finished = now()

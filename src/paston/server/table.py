@@ -102,6 +102,7 @@ class Table:
     dropped: set[str] = field(default_factory=set)  # commitments of first-deal shuffles started over
     next_deal_seconds: float = NEXT_DEAL_SECONDS  # a finished deal stays on show at most this long
     pause: Pause | None = None  # the finished deal on show (see server/pause.py)
+    left_on_show: float | None = None  # rebuilt mid-pause: the seconds its pause had left
     nexters: weakref.WeakSet[Connection] = field(default_factory=weakref.WeakSet)  # clients that show it
     fence: int | None = None  # this server's fencing token for the table, in a cluster (server/cluster)
 
