@@ -295,3 +295,41 @@ def test_the_lobby_sets_how_long_a_deal_stays_on_show(server: LiveServer, open_p
     page.wait_for_selector(TABLE)
     again = page.url.rsplit("/", 1)[1]
     assert again != table_id and server.get(f"/api/tables/{again}")["next_deal_seconds"] == 0
+
+
+def test_next_can_be_pressed_again_on_a_new_socket_when_the_server_forgot_the_press(
+    server: LiveServer, open_page: Opener
+) -> None:
+    """A press belongs to the socket it was sent on: a server that restarted (or a worker
+    that took the table over) goes on with the pause without it, and the page, back on a
+    new socket, may press Next again."""
+    page = open_page(375, 812)
+    sockets: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        sockets.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    game = Game(server, page)
+    try:
+        m = game.play_deal(surrender, random.Random(3))
+        assert m["next_deal"] is not None
+        page.locator(PANEL).wait_for()
+        page.click("[data-testid=next-deal]")
+        page.wait_for_selector("[data-testid=next-deal][disabled]")
+        game.seats[1].wait(lambda s: s["next_deal"] is not None and 0 in s["next_deal"]["pressed"])
+        pause = server.manager.get(game.id).pause
+        pause.pressed.discard(0)  # as a restarted server: the press is gone
+        before = len(sockets)
+        sockets[-1].close()  # the page's socket drops; it reconnects
+        deadline = time.monotonic() + 15
+        while len(sockets) == before:  # Playwright's handlers run while the test waits in it
+            assert time.monotonic() < deadline, "the page did not reconnect"
+            page.wait_for_timeout(50)
+        page.wait_for_selector("[data-testid=next-deal]:not([disabled])")
+        page.click("[data-testid=next-deal]")
+        page.wait_for_selector("[data-testid=next-deal][disabled]")
+        game.seats[1].wait(lambda s: s["next_deal"] is not None and s["next_deal"]["waiting"] == [1])
+    finally:
+        game.close()

@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from paston.server import pause
 from paston.server.app import create_app
 from paston.server.db import ActionRow, make_engine, now
 
@@ -302,6 +303,30 @@ def test_a_restart_during_the_pause_goes_on_with_it_for_the_time_it_had_left(tmp
         finally:
             for x in [watcher, *people]:
                 x.close()
+
+
+def test_a_resumed_pause_holds_only_those_back_after_its_grace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Everyone seated holds a resumed pause for RESUME_GRACE seconds; then only those
+    back with a client that shows the end of a deal: one person who never comes back
+    and one whose client does not show it no longer hold it up."""
+    monkeypatch.setattr(pause, "RESUME_GRACE", 1.0)
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    table, tokens, deals = paused_then_stopped(url, 45)
+    with TestClient(create_app(url, bot_delay=0.0, seed_timeout=0.2)) as c:
+        back = Client(c, table, tokens[0])
+        older = Client(c, table, tokens[2], shows=False)
+        try:
+            m = back.until(state(paused))
+            assert m["next_deal"]["waiting"] == [0, 1, 2]  # within the grace: everyone seated
+            m = back.until(state(lambda s: paused(s) and s["next_deal"]["waiting"] == [0]), timeout=10)
+            assert m["next_deal"]["deal"] == deals - 1 and len(m["deals"]) == deals
+            back.send({"type": "next", "deal": deals - 1})
+            back.until(state(lambda s: len(s["deals"]) == deals + 1 and s["next_deal"] is None))
+        finally:
+            back.close()
+            older.close()
 
 
 def test_a_restart_after_the_pauses_time_deals_on_and_keeps_the_setting(tmp_path: Path) -> None:

@@ -23,8 +23,8 @@ the quotas, the lines of R7 and the resets from :mod:`paston.scoring`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -55,8 +55,8 @@ class SeatSummary:
     """One seat in a finished deal. ``tricks`` and ``needed`` are ``None`` where the seat
     did not play (nothing was played, or it passed); ``rule`` and ``text`` are the line
     of R7 that gave ``score``, ``words`` and ``params`` the key of its words in
-    :data:`paston.scoring.LINE_WORDS` and their numbers (all empty for a redeal, which
-    scores nothing)."""
+    :data:`paston.scoring.LINE_WORDS` and their numbers as (name, value) pairs (all empty
+    for a redeal, which scores nothing)."""
 
     seat: int
     role: Role
@@ -69,7 +69,7 @@ class SeatSummary:
     total: int
     reset: bool
     words: str = ""
-    params: Mapping[str, int | str] = field(default_factory=dict)
+    params: tuple[tuple[str, int | str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The seat's part of :meth:`DealSummary.to_json`."""
@@ -215,7 +215,7 @@ def summarize(deal: Deal, totals_before: Sequence[int], *, index: int = 0) -> De
                 total,
                 s in resets,
                 line.words,
-                line.params,
+                line.values,
             )
         )
     made = result.made

@@ -106,12 +106,12 @@ class TableManager:
         if table.left_on_show is not None:  # rebuilt during the pause after a deal
             try:
                 asyncio.get_running_loop()
-                resumed = self.pauses.resume(table)
-            except RuntimeError:  # no event loop to time it: deal on at once
-                resumed = False
-            table.left_on_show = None
-            if not resumed:
+            except RuntimeError:  # no event loop to time it: deal on at once, as a rebuild did
+                table.left_on_show = None
                 self.store.after_action(table, ended=False)
+            else:
+                if not self.pauses.resume(table):
+                    self._deal_on(table)
         return table
 
     # --- creating and seating ---------------------------------------------------------------

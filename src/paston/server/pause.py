@@ -10,8 +10,9 @@ scored), the last deal of a game, or a table whose ``next_deal_seconds`` is 0.
 
 A table rebuilt from the database during its pause (a restart, or another worker taking
 it over) goes on with it for the time it had left, counted from when the deal's last
-action was stored (:func:`pause_left`, :meth:`Pauses.resume`); everyone seated holds it,
-since nobody is connected yet.
+action was stored (:func:`pause_left`, :meth:`Pauses.resume`). Nobody is connected at
+that moment, so everyone seated holds it for ``RESUME_GRACE`` seconds; then only those
+back with a client that shows the end of a deal (and those who pressed Next) still do.
 
 >>> p = Pause(deal=3, seconds=30.0, expected=frozenset({0, 2}))
 >>> p.pressed.add(2)
@@ -29,17 +30,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from paston.server.db import FencedOut
 from paston.server.errors import TableError
 from paston.server.table import NEXT_DEAL_SECONDS, Table
 
 __all__ = [
     "MAX_NEXT_DEAL_SECONDS",
     "NEXT_DEAL_SECONDS",
+    "RESUME_GRACE",
     "Pause",
     "Pauses",
     "pause_json",
     "pause_left",
     "pause_stamp",
+    "people",
     "waiting",
 ]
 
@@ -47,6 +51,9 @@ __all__ = [
 MAX_NEXT_DEAL_SECONDS = 3600.0
 #: How often a pause looks whether a stand-in took over a seat it waits for.
 _LOOK_EVERY = 1.0
+#: Seconds a resumed pause waits for everyone seated to come back before it holds only
+#: those who did.
+RESUME_GRACE = 10.0
 
 _log = logging.getLogger(__name__)
 
@@ -61,6 +68,7 @@ class Pause:
     started: float = field(default_factory=time.monotonic)
     pressed: set[int] = field(default_factory=set)
     timer: asyncio.Task[None] | None = None
+    grace_until: float | None = None  # resumed: everyone seated holds it until then (monotonic)
 
     def ends_in(self) -> float:
         """Seconds until the pause ends by itself."""
@@ -93,7 +101,7 @@ def pause_left(table: Table, ended_at: datetime | None, at: datetime | None = No
     if ended_at.tzinfo is None:  # SQLite keeps no zone: stored in UTC
         ended_at = ended_at.replace(tzinfo=UTC)
     left = table.next_deal_seconds - ((at or datetime.now(UTC)) - ended_at).total_seconds()
-    return left if left > 0 else None
+    return min(left, table.next_deal_seconds) if left > 0 else None  # another worker's clock may run ahead
 
 
 def pause_json(table: Table) -> dict[str, Any] | None:
@@ -151,8 +159,9 @@ class Pauses:
         expected = people(table)
         if left is None or not expected:
             return False
-        seconds = table.next_deal_seconds
-        p = Pause(len(table.match.deals) - 1, seconds, expected, started=time.monotonic() - (seconds - left))
+        seconds, started = table.next_deal_seconds, time.monotonic()
+        p = Pause(len(table.match.deals) - 1, seconds, expected, started=started - (seconds - left))
+        p.grace_until = started + RESUME_GRACE
         table.pause = p
         p.timer = asyncio.get_running_loop().create_task(self._watch(table, p))
         return True
@@ -172,7 +181,8 @@ class Pauses:
         return True
 
     def stop(self, tables: list[Table]) -> None:
-        """The server stops: stop the pauses' clocks (the next deal is dealt when it starts)."""
+        """The server stops: stop the pauses' clocks (a server that starts in the pause's
+        time goes on with it, else deals on)."""
         for table in tables:
             if table.pause is not None and table.pause.timer is not None:
                 table.pause.timer.cancel()
@@ -183,6 +193,8 @@ class Pauses:
         table.pause = None
         try:
             self._end(table)
+        except FencedOut:  # another worker owns the table now (it left this one's memory)
+            return
         except Exception as err:  # the database failed: nothing was dealt; try again soon
             _log.warning("table %s: the next deal could not be dealt (%s); retrying", table.id, err)
             again = Pause(p.deal, 0.0, frozenset(), pressed=p.pressed)
@@ -194,11 +206,18 @@ class Pauses:
         await asyncio.sleep(delay)
         while True:
             await asyncio.sleep(min(_LOOK_EVERY, p.ends_in()))
+            narrowed = ended = False
             async with table.lock:
                 if table.pause is not p:
                     return
-                if p.ends_in() > 0 and waiting(table):
-                    continue
-                self._finish(table, p)
-            self._after(table)
-            return
+                if p.grace_until is not None and time.monotonic() >= p.grace_until:
+                    p.grace_until = None  # resumed: hold it only for those who came back
+                    held = p.expected & (table.next_seats() | p.pressed)
+                    narrowed, p.expected = held != p.expected, frozenset(held)
+                if p.ends_in() <= 0 or not waiting(table):
+                    self._finish(table, p)
+                    ended = True
+            if ended or narrowed:  # dealt on, or who is waited for changed: tell the table
+                self._after(table)
+            if ended:
+                return

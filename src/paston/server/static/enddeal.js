@@ -12,14 +12,16 @@ import { SEAT_COLORS } from "./players.js";
 import { has, num, signed, t, word } from "./text.js";
 
 const deadlines = new Map(); // deal index -> when its pause ends (this page's clock)
-const pressed = new Set(); // deal indexes this page pressed Next for
+// deal index -> the socket this page pressed Next on: a new socket (a reconnect, or a
+// server that restarted and goes on with the pause) may press again
+const pressed = new Map();
 let ticker = null;
 
 /** Tell the server this person is done looking at deal ``deal``. */
 export function pressNext(deal) {
   const ws = live.socket;
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
-  pressed.add(deal);
+  pressed.set(deal, ws);
   ws.send(JSON.stringify({ type: "next", deal }));
   rerender();
 }
@@ -91,8 +93,9 @@ function nextControls(state, s, names) {
   const pause = state.next_deal;
   if (!pause || pause.deal !== s.deal) return [];
   const you = state.you;
-  const mine = you !== null && pause.waiting.includes(you) && !pressed.has(pause.deal);
-  const others = pause.waiting.filter((w) => w !== you || pressed.has(pause.deal));
+  const done = pressed.get(pause.deal) === live.socket;
+  const mine = you !== null && pause.waiting.includes(you) && !done;
+  const others = pause.waiting.filter((w) => w !== you || done);
   if (!ticker) ticker = setInterval(tick, 1000);
   return [
     you !== null ? el("button", {
