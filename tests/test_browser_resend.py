@@ -90,6 +90,19 @@ class CutOnce:
         upstream.on_message(from_server)
 
 
+def answers_to(page: Page, cutter: CutOnce, sockets: int, command_id: str) -> list[dict[str, Any]]:
+    """The server's answers to ``command_id`` on the page's sockets from number ``sockets``
+    on, once there is one (the page may show the move, from a state, before its ack)."""
+
+    def found() -> list[dict[str, Any]]:
+        return [m for socket in cutter.heard[sockets:] for m in socket if m.get("id") == command_id]
+
+    deadline = time.monotonic() + 20
+    while not found() and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # Playwright relays the sockets while the test waits in it
+    return found()
+
+
 def logged(server: LiveServer, command_id: str) -> list[tuple[int, str]]:  # noqa: F811
     with server.manager.store.sessions() as session:
         rows = session.execute(
@@ -129,7 +142,7 @@ def test_a_move_without_an_answer_is_sent_again_after_reconnecting_and_applied_o
     assert sent[0] == sent[1], sent  # the same act again: same action, version and id
     command_id = str(sent[0]["id"])
     assert logged(server, command_id) == [(int(before["version"]), sent[0]["action"])]
-    answers = [m for m in cutter.heard[-1] if m.get("id") == command_id]
+    answers = answers_to(page, cutter, len(cutter.heard) - 1, command_id)
     assert [m["type"] for m in answers] == ["ack"], answers
     assert answers[0].get("duplicate", False) is deliver  # applied before the cut: a duplicate
     assert answers[0]["version"] == int(before["version"]) + 1
@@ -179,7 +192,7 @@ def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
     resent = [a for a in cutter.acts if a["id"] == command_id]
     assert len(resent) == 2 and resent[0] == resent[1], cutter.acts[-3:]
     assert logged(server, command_id) == [(int(before["version"]), resent[0]["action"])]
-    answers = [m for socket in cutter.heard[sockets:] for m in socket if m.get("id") == command_id]
+    answers = answers_to(page, cutter, sockets, command_id)
     assert [(m["type"], m.get("duplicate", False)) for m in answers] == [("ack", deliver)], answers
     page.wait_for_function("() => sessionStorage.getItem('paston.unanswered') === null")
 
@@ -233,7 +246,7 @@ def test_a_move_resent_after_its_owner_was_killed_is_applied_once(
     command_id = str(resent[0]["id"])
     rows = [r for r in action_rows(database, table_id) if r["command_id"] == command_id]
     assert [(r["seq"], r["action"]) for r in rows] == [(int(before["version"]), resent[0]["action"])]
-    answers = [m for socket in cutter.heard[sockets:] for m in socket if m.get("id") == command_id]
+    answers = answers_to(page, cutter, sockets, command_id)
     assert [(m["type"], m.get("duplicate")) for m in answers] == [("ack", True)], answers
     assert int(board(page)["version"]) > int(before["version"])
     print(f"the move shown {shown:.2f} s after its owner was killed")
