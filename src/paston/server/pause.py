@@ -146,9 +146,7 @@ class Pauses:
         expected = table.next_seats()
         if not expected:
             return False
-        p = Pause(len(match.deals) - 1, table.next_deal_seconds, expected)
-        table.pause = p
-        p.timer = asyncio.get_running_loop().create_task(self._watch(table, p))
+        self._start(table, Pause(len(match.deals) - 1, table.next_deal_seconds, expected))
         return True
 
     def resume(self, table: Table) -> bool:
@@ -162,8 +160,7 @@ class Pauses:
         seconds, started = table.next_deal_seconds, time.monotonic()
         p = Pause(len(table.match.deals) - 1, seconds, expected, started=started - (seconds - left))
         p.grace_until = started + RESUME_GRACE
-        table.pause = p
-        p.timer = asyncio.get_running_loop().create_task(self._watch(table, p))
+        self._start(table, p)
         return True
 
     def press(self, table: Table, seat: int | None, deal: int | None) -> bool:
@@ -187,6 +184,11 @@ class Pauses:
             if table.pause is not None and table.pause.timer is not None:
                 table.pause.timer.cancel()
 
+    def _start(self, table: Table, p: Pause, delay: float = 0.0) -> None:
+        """Put ``p`` on the table and start its clock (after ``delay`` seconds)."""
+        table.pause = p
+        p.timer = asyncio.get_running_loop().create_task(self._watch(table, p, delay))
+
     def _finish(self, table: Table, p: Pause) -> None:
         if p.timer is not None and p.timer is not asyncio.current_task():
             p.timer.cancel()
@@ -197,9 +199,7 @@ class Pauses:
             return
         except Exception as err:  # the database failed: nothing was dealt; try again soon
             _log.warning("table %s: the next deal could not be dealt (%s); retrying", table.id, err)
-            again = Pause(p.deal, 0.0, frozenset(), pressed=p.pressed)
-            table.pause = again
-            again.timer = asyncio.get_running_loop().create_task(self._watch(table, again, delay=2.0))
+            self._start(table, Pause(p.deal, 0.0, frozenset(), pressed=p.pressed), delay=2.0)
 
     async def _watch(self, table: Table, p: Pause, delay: float = 0.0) -> None:
         """End the pause when its time is up, or when the seats it waits for are stood in for."""

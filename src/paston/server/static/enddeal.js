@@ -49,16 +49,10 @@ function headline(s, names) {
   return t("endFailed", { name, contract, tricks, short: s.short });
 }
 
-/** A seat's R7 line in the language shown (the engine's English words for a key this
- * page does not know). */
-function lineWords(line) {
-  const key = `scoreLine_${line.words}`;
-  return line.words && has(key) ? t(key, line.params || {}) : line.text;
-}
-
-function outcomeWords(s) {
-  const key = `outcomeWords_${s.outcome}`;
-  return s.outcome && has(key) ? t(key) : s.outcome_text;
+/** The words under key ``prefix + name`` in the language shown, or ``english`` (the
+ * engine's words) when there is no name or this page does not know the key. */
+function engineWords(prefix, name, params, english) {
+  return name && has(prefix + name) ? t(prefix + name, params || {}) : english;
 }
 
 function seatRow(line, names, target) {
@@ -73,7 +67,7 @@ function seatRow(line, names, target) {
       played ? t("endTricksOf", { n: line.tricks, need: line.needed }) : "—"),
     el("td", { class: "score" },
       el("strong", {}, signed(line.score)), " ",
-      el("abbr", { class: "rule", title: lineWords(line), "data-rule": line.rule }, line.rule)),
+      el("abbr", { class: "rule", title: engineWords("scoreLine_", line.words, line.params, line.text), "data-rule": line.rule }, line.rule)),
     el("td", { class: "total" }, num(line.total),
       line.reset ? el("span", { class: "badge reset-badge", title: t("endReset", { n: target }) }, t("resetMark")) : null));
 }
@@ -121,7 +115,7 @@ export function endDealView(state, names) {
   },
   el("h2", {}, t(state.winners.length ? "endFinal" : "endTitle", { n: state.sheet.length })),
   el("p", { class: `end-headline ${outcome}`, "data-testid": "end-headline" }, headline(s, names), " ",
-    el("abbr", { class: "rule", title: outcomeWords(s), "data-rule": s.outcome_rule }, s.outcome_rule)),
+    el("abbr", { class: "rule", title: engineWords("outcomeWords_", s.outcome, {}, s.outcome_text), "data-rule": s.outcome_rule }, s.outcome_rule)),
   s.all_passed ? el("p", { class: "muted", "data-testid": "end-all-passed" }, t("endAllPassed")) : null,
   s.bid && s.contract && s.bid !== s.contract ? el("p", { class: "muted" }, t("endBid", { contract: word(s.bid) })) : null,
   el("div", { class: "end-table-wrap" }, el("table", { class: "end-table", "data-testid": "end-seats" },
