@@ -57,17 +57,38 @@ class CutOnce:
         self.armed = False
         self.acts: list[dict[str, Any]] = []  # every act the page sent, in order
         self.heard: list[list[dict[str, Any]]] = []  # what the server sent, per socket
+        self.hold_after: str | None = None  # a command id: its answer and what follows is held
+        self.hold_version = 0  # the version it was sent at: states before it pass
+        self.held: list[tuple[WebSocketRoute, str | bytes]] = []
+
+    def answers(self, message: str | bytes) -> bool:
+        """Whether a message of the server's answers the held command or comes after it
+        (the state answering the socket's hello, sent before, passes)."""
+        data = json.loads(message) if isinstance(message, str) else {}
+        if data.get("id") == self.hold_after:
+            return True
+        return data.get("type") in ("state", "update") and int(data.get("version", 0)) > self.hold_version
+
+    def release(self) -> None:
+        """Let through what the server sent after the held command (call from the test,
+        inside whose Playwright calls the relay runs)."""
+        self.hold_after = None
+        held, self.held = self.held, []
+        for ws, message in held:
+            ws.send(message)
 
     def route(self, ws: WebSocketRoute) -> None:
         upstream = ws.connect_to_server()
         heard: list[dict[str, Any]] = []
         self.heard.append(heard)
-        cut = {"done": False}
+        cut = {"done": False, "holding": False}
 
         def from_page(message: str | bytes) -> None:
             data = json.loads(message) if isinstance(message, str) else {}
             if data.get("type") == "act":
                 self.acts.append(data)
+                if self.hold_after is not None and data.get("id") == self.hold_after:
+                    cut["holding"] = True  # its answer, and all after it, wait for release()
                 if self.armed:
                     self.armed = False
                     cut["done"] = True
@@ -84,6 +105,9 @@ class CutOnce:
                 return  # lost with the socket
             if isinstance(message, str):
                 heard.append(json.loads(message))
+            if cut["holding"] and self.hold_after is not None and self.answers(message):
+                self.held.append((ws, message))
+                return
             ws.send(message)
 
         ws.on_message(from_page)
@@ -194,6 +218,54 @@ def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
     assert logged(server, command_id) == [(int(before["version"]), resent[0]["action"])]
     answers = answers_to(page, cutter, sockets, command_id)
     assert [(m["type"], m.get("duplicate", False)) for m in answers] == [("ack", deliver)], answers
+    page.wait_for_function("() => sessionStorage.getItem('paston.unanswered') === null")
+
+
+def test_the_reloaded_page_sends_no_other_move_until_the_resent_one_is_answered(
+    server: LiveServer,  # noqa: F811
+    open_page: Opener,  # noqa: F811
+) -> None:
+    """After the reload the table is shown at the seat's turn (the move never arrived)
+    while the resent move's answer is held back: every move is shown unusable and a
+    click sends nothing; once the answer comes the move is shown, applied once."""
+    cutter = CutOnce(False, close=False)
+    page = seated_at_a_turn(server, open_page, cutter)
+    before = board(page)
+    earlier = len(cutter.acts)
+    cutter.armed = True
+    click_move(page, declare, random.Random(2))
+    page.wait_for_function("() => !!sessionStorage.getItem('paston.unanswered')")
+    command_id = str(cutter.acts[earlier]["id"])
+    cutter.hold_after, cutter.hold_version = command_id, int(before["version"])
+
+    page.reload()
+    page.wait_for_function(
+        "v => { const t = document.querySelector('[data-testid=table]');"
+        " return t && t.dataset.version === String(v) && t.dataset.myTurn === 'true'; }",
+        arg=int(before["version"]),
+    )
+    deadline = time.monotonic() + 10
+    while len([a for a in cutter.acts if a["id"] == command_id]) < 2:
+        assert time.monotonic() < deadline, "the kept move was not sent again"
+        page.wait_for_timeout(20)
+    moves = page.locator(f"{HAND_CARDS}, [data-testid=actions] button[data-action]")
+    assert moves.count() > 0
+    page.wait_for_function(
+        "s => [...document.querySelectorAll(s)].every(e => e.getAttribute('aria-disabled') === 'true')",
+        arg=f"{HAND_CARDS}, [data-testid=actions] button[data-action]",
+    )
+    sent = len(cutter.acts)
+    moves.first.click(force=True)  # what a person's click does while the answer is awaited
+    page.wait_for_timeout(300)
+    assert len(cutter.acts) == sent, cutter.acts[sent:]  # nothing else was sent
+
+    cutter.release()
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=table]').dataset.version) > v",
+        arg=int(before["version"]),
+    )
+    assert logged(server, command_id) == [(int(before["version"]), cutter.acts[earlier]["action"])]
+    assert all(a["id"] == command_id for a in cutter.acts[earlier:])
     page.wait_for_function("() => sessionStorage.getItem('paston.unanswered') === null")
 
 

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { rerender, say, saying, showError } from "./chrome.js";
 import { logState } from "./livelog.js";
-import { heard, resend, sent } from "./resend.js";
+import { heard, holdLeft, resend, sent } from "./resend.js";
 
 const NAME_KEY = "paston-name";
 
@@ -71,7 +71,7 @@ export function connect(id, onMyTurn = null) {
     if (msg.type === "state") {
       const previous = live.state;
       live.state = msg;
-      live.pending = false;
+      holdWhileUnanswered(msg);
       live.connected = true;
       if (msg.you !== null) live.seatLost = false;
       logState(msg);
@@ -112,6 +112,22 @@ export function connect(id, onMyTurn = null) {
     live.retry = live.retry >= 25 ? live.retry : Math.min(live.retry + 1, 5);
     setTimeout(() => { if (live.socket === ws) connect(id); }, 400 * live.retry);
   };
+}
+
+/** A state arrived: the page may move unless a move it sent still waits for its answer
+ * (the state answering a new socket's hello comes before the answer to the move resent
+ * after it); a wait that outlasts its hold lets the page go. */
+function holdWhileUnanswered(state) {
+  const left = holdLeft(live.tableId, localStorage.getItem(tokenKey(live.tableId)));
+  live.pending = left > 0;
+  if (left > 0) {
+    setTimeout(() => {
+      if (live.state === state && live.pending && holdLeft(live.tableId, localStorage.getItem(tokenKey(live.tableId))) === 0) {
+        live.pending = false;
+        rerender();
+      }
+    }, left + 50);
+  }
 }
 
 const seedsSent = new Map(); // commitment -> the seed this page sent for it

@@ -3,9 +3,16 @@
 // died, the network dropped) or after the page is loaded again (reloaded, or the browser
 // restored the tab): it is kept in the tab's sessionStorage too. The server remembers each
 // seat's command ids with the action log: a resend of a move it applied is answered as a
-// duplicate, never applied twice; a move it never got is applied once.
+// duplicate, never applied twice; a move it never got is applied once. While a move is
+// unanswered the page sends no other (``holdLeft``), also when a state arrives first (the
+// answer to the new socket's hello comes before the answer to the move sent after it).
 const KEY = "paston.unanswered";
+// After this long without an answer a move no longer holds the page (an answer that
+// never comes, e.g. refused before it was read): the server's command ids still make a
+// second move safe (refused "stale" when the first was applied).
+const HOLD_MS = 15000;
 let unanswered = null; // { table, token, id, text }: the act message as it was sent
+let sentAt = 0; // when it was last sent on a socket of this page
 
 function store(value) {
   try {
@@ -27,6 +34,7 @@ function kept() {
  * it is answered; returns the text to send. */
 export function sent(table, token, msg) {
   unanswered = { table, token, id: msg.id, text: JSON.stringify(msg) };
+  sentAt = Date.now();
   store(unanswered);
   return unanswered.text;
 }
@@ -47,5 +55,15 @@ export function resend(ws, table, token) {
   const waiting = kept();
   if (!waiting || waiting.table !== table || waiting.token !== token) return false;
   ws.send(waiting.text);
+  sentAt = Date.now();
   return true;
+}
+
+/** How many more milliseconds a move this page sent at table ``table`` from the seat of
+ * ``token`` holds the page while it waits for its answer (0: none waits): no other move
+ * may be sent meanwhile. */
+export function holdLeft(table, token) {
+  const waiting = kept();
+  if (!waiting || waiting.table !== table || waiting.token !== token) return 0;
+  return Math.max(0, HOLD_MS - (Date.now() - sentAt));
 }
