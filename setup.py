@@ -7,7 +7,12 @@ FLAGS = ["-O3", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 
 setup(
     ext_modules=[
-        Extension("paston.solver._core", ["src/paston/solver/_core.c"], extra_compile_args=FLAGS),
+        Extension(
+            "paston.solver._core",
+            [f"src/paston/solver/{part}.c" for part in ("_core", "_core_tables", "_core_tricks", "_core_maxn")],
+            depends=["src/paston/solver/_core.h"],
+            extra_compile_args=FLAGS,
+        ),
         Extension(
             "paston.env._fastdeal",
             ["src/paston/env/_fastdeal.c", "src/paston/env/_fastdeal_deal.c", "src/paston/env/_fastdeal_show.c"],

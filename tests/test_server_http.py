@@ -137,15 +137,15 @@ def _version(client: TestClient) -> str:
 
 def test_client_files_are_cached_for_a_year_and_compressed(client: TestClient) -> None:
     version = _version(client)
-    res = client.get(f"/static/{version}/i18n.js", headers={"accept-encoding": "gzip"})
+    res = client.get(f"/static/{version}/style.css", headers={"accept-encoding": "gzip"})
     assert res.status_code == 200
     assert res.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert res.headers["content-encoding"] == "gzip"
-    assert res.text == (STATIC / "i18n.js").read_text()
-    with client.stream("GET", f"/static/{version}/i18n.js", headers={"accept-encoding": "gzip"}) as raw:
+    assert res.text == (STATIC / "style.css").read_text()
+    with client.stream("GET", f"/static/{version}/style.css", headers={"accept-encoding": "gzip"}) as raw:
         sent = b"".join(raw.iter_raw())
-    assert len(sent) < len((STATIC / "i18n.js").read_bytes()) / 3
-    assert gzip.decompress(sent) == (STATIC / "i18n.js").read_bytes()
+    assert len(sent) < len((STATIC / "style.css").read_bytes()) / 3
+    assert gzip.decompress(sent) == (STATIC / "style.css").read_bytes()
     small = client.get(f"/static/{version}/favicon.svg", headers={"accept-encoding": "gzip"})
     assert "content-encoding" not in small.headers  # under 1 KB: not worth it
     # the unversioned address still answers, but is revalidated; another version is not there
