@@ -44,7 +44,7 @@ from paston.bots.base import Player, make_player, parse_player_name
 from paston.encoding import ACTION_COUNT, action_index
 from paston.env.game import ILLEGAL_ACTIONS, EpisodeGame, action_number, check_choice
 from paston.env.pettingzoo import observation_space
-from paston.env.render import render_text
+from paston.env.render import render_for
 from paston.rules import Rules
 
 __all__ = ["ENV_ID", "PastonEnv", "parse_opponents"]
@@ -160,14 +160,7 @@ class PastonEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def render(self) -> str | None:
         """The table as text: returned (``ansi``) or printed (``human``)."""
-        deal = self.game.deal
-        if self.render_mode is None or deal is None:
-            return None
-        text = render_text(deal, self.game.totals)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_for(self.render_mode, self.game)
 
 
 def register_envs() -> None:

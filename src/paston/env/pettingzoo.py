@@ -46,7 +46,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from paston.encoding import ACTION_COUNT, OBSERVATION_SIZE, observation_bounds
 from paston.env.fastdeal import ILLEGAL
 from paston.env.game import ILLEGAL_ACTIONS, EpisodeGame, action_number, check_choice
-from paston.env.render import render_text
+from paston.env.render import render_for
 from paston.rules import Rules
 
 __all__ = ["AGENTS", "env", "parallel_env", "raw_env"]
@@ -254,14 +254,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The table as text: returned (``ansi``) or printed (``human``)."""
-        deal = self.game.deal
-        if self.render_mode is None or deal is None:
-            return None
-        text = render_text(deal, self.game.totals)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_for(self.render_mode, self.game)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -9,8 +9,34 @@ auction · seat 1 to move · dealer seat 0 · high bid none · totals 0 0 0
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from paston.deal import Deal
 from paston.phases import Phase
+
+
+class Shown(Protocol):
+    """What an environment renders: the deal on the table (none between episodes) and the
+    game's totals."""
+
+    @property
+    def deal(self) -> Deal | None: ...
+
+    @property
+    def totals(self) -> tuple[int, int, int]: ...
+
+
+def render_for(mode: str | None, game: Shown) -> str | None:
+    """``render()`` of the environments: the text returned (``ansi``), printed (``human``),
+    or nothing (no mode, or no deal yet)."""
+    deal = game.deal
+    if mode is None or deal is None:
+        return None
+    text = render_text(deal, game.totals)
+    if mode == "ansi":
+        return text
+    print(text)
+    return None
 
 
 def render_text(deal: Deal, totals: tuple[int, int, int]) -> str:
