@@ -231,11 +231,22 @@ def _log_choice(prefs: dict[Action, float], chosen: Action, model: OpponentModel
     return math.log((1 - model.noise) * p + model.noise / len(prefs))
 
 
-def log_likelihood(obs: Observations, world: World, model: OpponentModel = DEFAULT_MODEL) -> float:
-    """Log-probability (up to a constant) that the other seats acted as observed if the
-    hidden cards lie as in ``world``."""
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a world says of the other seats' actions, before any opponent model: whether
+    the rules allow it (R2.1, R3.4), each decision's preferences with the choice made, and
+    how many card-play clues it breaks. :func:`score` prices it under a model, so many
+    models can be tried on the same worlds (``benchmarks/opponent_model_fit.py``)."""
+
+    allowed: bool
+    choices: tuple[tuple[dict[Action, float], Action], ...]
+    slips: int
+
+
+def evidence(obs: Observations, world: World) -> Evidence:
+    """The evidence of ``world`` for the observed actions."""
     hands = [world[s] | obs.played_by[s] for s in range(3)]
-    total = 0.0 if _rules_allow(obs, world, hands) else RULE_PENALTY
+    choices: list[tuple[dict[Action, float], Action]] = []
     for d in obs.decisions:
         hand = hands[d.seat]
         if d.kind == "bid":
@@ -244,17 +255,31 @@ def log_likelihood(obs: Observations, world: World, model: OpponentModel = DEFAU
             if d.seat == obs.declarer:
                 # its final ten cards already hold the prikup's gain
                 prefs[d.bid] -= PRIKUP_VALUE
-            total += _log_choice(prefs, d.chosen, model)
         elif d.kind == "whist":
             assert d.contract is not None
-            total += _log_choice(whist_preferences(hand, d.contract, d.alone), d.chosen, model)
+            prefs = whist_preferences(hand, d.contract, d.alone)
         else:
-            total += _log_choice(trump_preferences(hand, list(d.allowed), True), d.chosen, model)
+            prefs = trump_preferences(hand, list(d.allowed), True)
+        choices.append((prefs, d.chosen))
+    slips = sum(1 for clue in obs.clues if (world[clue.seat] | clue.later) & clue.lower)
+    return Evidence(_rules_allow(obs, world, hands), tuple(choices), slips)
+
+
+def score(ev: Evidence, model: OpponentModel = DEFAULT_MODEL) -> float:
+    """Log-probability (up to a constant) of the evidence under ``model``."""
+    total = 0.0 if ev.allowed else RULE_PENALTY
+    for prefs, chosen in ev.choices:
+        total += _log_choice(prefs, chosen, model)
     slip = math.log(model.play_slip)
-    for clue in obs.clues:
-        if (world[clue.seat] | clue.later) & clue.lower:
-            total += slip
+    for _ in range(ev.slips):
+        total += slip
     return total
+
+
+def log_likelihood(obs: Observations, world: World, model: OpponentModel = DEFAULT_MODEL) -> float:
+    """Log-probability (up to a constant) that the other seats acted as observed if the
+    hidden cards lie as in ``world``."""
+    return score(evidence(obs, world), model)
 
 
 def weighted_worlds(
