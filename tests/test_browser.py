@@ -1,299 +1,47 @@
-"""The browser client, end to end: Playwright for Python driving Debian's chromium.
-
-The server runs in process (uvicorn in a background thread, a fresh SQLite file per
-test), so the tests can compare what each page shows with the server's full state.
-Chromium comes from Debian (``bash .ci/run`` installs it); no browser is downloaded.
+"""The browser client, end to end: a deal against two computers, three people at one table
+each seeing only their own hand, a reload mid-deal, screenshots, the game over, the
+language picker and the replay viewer. Playwright for Python drives Debian's chromium
+(the server, the fixtures and the helpers: ``browser_helpers.py``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import threading
 import time
-import urllib.request
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
-import uvicorn
-
-from paston.bots.base import PLAYERS, player_choices
+from browser_helpers import (
+    AUCTION,
+    CARDS_IN,
+    GAME_WORDS,
+    HAND_CARDS,
+    RANDOM_BOTS,
+    SHOTS,
+    TABLE,
+    LiveServer,
+    Opener,
+    act,
+    board,
+    browser,
+    check_png,
+    declare,
+    defend,
+    expected_order,
+    hand_codes,
+    open_page,
+    play_until,
+    reach_play,
+    server,
+    sit,
+    visible_codes,
+    wait_turn_or_deals,
+    wait_version_change,
+)
 from paston.cards import CardSet
-from paston.rules import PRESETS, Rules
-from paston.server.app import create_app
-from paston.server.limits import Limits
 
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # reported by the browser fixture, with what to do
-    sync_playwright = None
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
-TABLE = "[data-testid=table]"
-HAND_CARDS = "[data-testid=hand] button[data-card]"
-AUCTION = "[data-testid=auction]"
-GAME_WORDS = ("paston", "glitch", "dineri", "gupa", "paston grkha", "prikup", "whist")
-SUITS, RANKS = "SCDH", "AKQJT987"
-
-Policy = Callable[[str, list[str]], str]
-Opener = Callable[..., "Page"]
-RANDOM_BOTS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
-CARDS_IN = "es => es.map(e => e.dataset.card)"
-
-
-# --- the server and the browser ----------------------------------------------------------------
-class LiveServer:
-    """The real application on a free port, served by uvicorn in a thread."""
-
-    def __init__(self, db_url: str, limits: Limits | None = None) -> None:
-        # next_deal_seconds=0: these tests play on through the ends of deals (the end-of-deal
-        # panel is tested in test_browser_enddeal.py, whose tables say how long they pause)
-        self.app = create_app(db_url, bot_delay=0.05, limits=limits, next_deal_seconds=0)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, name="paston-test-server", daemon=True)
-        self.url = ""
-
-    def start(self) -> None:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-        with urllib.request.urlopen(self.url + "/api/tables", timeout=5) as res:
-            assert res.status == 200
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-    @property
-    def manager(self) -> Any:
-        return self.app.state.manager
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        req = urllib.request.Request(
-            self.url + path, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
-        )
-        with urllib.request.urlopen(req, timeout=5) as res:
-            return dict(json.loads(res.read()))
-
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=5) as res:
-            return json.loads(res.read())
-
-    def new_table(self, seats: list[dict[str, Any]], target: int = 121) -> str:
-        made = self.post("/api/tables", {"name": "Browser test", "rules": {"target": target}, "seats": seats})
-        return str(made["id"])
-
-
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(f"sqlite:///{tmp_path / 'paston.db'}")
-    live.start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
-        pytest.fail("the browser tests need Playwright for Python: run `bash .ci/run` (it installs .[test])")
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(
-            f"the browser tests drive Debian's chromium, and {CHROMIUM} is missing: "
-            "run `bash .ci/run`, which installs it (do not run `playwright install`)"
-        )
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """New pages, each in its own context (its own storage: one person each); any
-    JavaScript error on them, or anything the Content-Security-Policy refuses, fails the test."""
-    contexts = []
-    errors: list[str] = []
-
-    def make(width: int = 1280, height: int = 800) -> Page:
-        context = browser.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda err: errors.append(str(err)))
-        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"JavaScript errors: {errors}"
-
-
-# --- driving a page -------------------------------------------------------------------------------
-def board(page: Page) -> dict[str, str]:
-    """The table's data attributes: phase, version, you, to-move, my-turn, tricks, deals."""
-    return dict(page.eval_on_selector(TABLE, "e => ({...e.dataset})"))
-
-
-def finished_bots_game(server: LiveServer, seconds: float = 90) -> str:
-    """A game to 10 of three ``random`` computers, played to its end; its table id."""
-    table_id = server.new_table([{"kind": "bot", "bot": "random"}] * 3, target=10)
-    deadline = time.monotonic() + seconds
-    while not server.manager.get(table_id).finished:
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.1)
-    return table_id
-
-
-def sit(page: Page, seat: int, name: str) -> None:
-    """Take a free seat through the inline form."""
-    page.fill(f"[data-seat='{seat}'] [data-testid=seat-name]", name)
-    page.click(f"[data-seat='{seat}'] [data-testid=take-seat]")
-    page.wait_for_selector(f"{TABLE}[data-you='{seat}']")
-
-
-def wait_turn_or_deals(page: Page, deals: int) -> None:
-    page.wait_for_function(
-        """n => { const t = document.querySelector('[data-testid=table]');
-                  return t && (t.dataset.myTurn === 'true' || Number(t.dataset.deals) >= n); }""",
-        arg=deals,
-    )
-
-
-def hand_codes(page: Page) -> list[str]:
-    return list(page.eval_on_selector_all(HAND_CARDS, CARDS_IN))
-
-
-def act(page: Page, policy: Policy, rng: random.Random) -> str:
-    """Make one move on a page whose turn it is, by clicking; returns the phase it was in
-    once the page shows the move."""
-    version = board(page)["version"]
-    phase = click_move(page, policy, rng)
-    wait_version_change(page, version)
-    return phase
-
-
-def click_move(page: Page, policy: Policy, rng: random.Random) -> str:
-    """Click one move on a page whose turn it is, without waiting for its answer; returns
-    the phase it was in."""
-    state = board(page)
-    assert state["myTurn"] == "true"
-    phase = state["phase"]
-    if phase == "discard":
-        cards = page.locator(f"{HAND_CARDS}:not([aria-disabled=true])")
-        assert cards.count() == 12
-        first, second = rng.sample(range(12), 2)
-        cards.nth(first).click()
-        cards.nth(second).click()
-        page.wait_for_selector(f"{HAND_CARDS}[aria-pressed=true] >> nth=1")
-        page.click("[data-action=discard]")
-    elif phase == "play":
-        cards = page.locator(f"{HAND_CARDS}:not([aria-disabled=true])")
-        cards.nth(rng.randrange(cards.count())).click()
-    else:
-        actions = page.eval_on_selector_all(
-            "[data-testid=actions] button[data-action]", "es => es.map(e => e.dataset.action)"
-        )
-        page.click(f"[data-action='{policy(phase, actions)}']")
-    return phase
-
-
-def wait_version_change(page: Page, version: str) -> None:
-    page.wait_for_function(
-        "v => document.querySelector('[data-testid=table]').dataset.version !== v", arg=version
-    )
-
-
-def defend(phase: str, actions: list[str]) -> str:
-    """Pass in the auction, say whist, name the lowest trump: likely to play cards."""
-    for wanted in ("whist", "pass"):
-        if wanted in actions and (phase != "auction" or wanted == "pass"):
-            return wanted
-    return next((a for a in actions if a.startswith("trump")), actions[0])
-
-
-def declare(phase: str, actions: list[str]) -> str:
-    """Bid whenever possible, then name the lowest trump; whist as an opponent."""
-    for a in actions:
-        if a.startswith(("bid", "trump")) or a == "whist":
-            return a
-    return actions[0]
-
-
-def play_until(pages: list[Page], deals: int, policy: Policy, rng: random.Random) -> dict[str, int]:
-    """Click through the game on every page until the sheet has ``deals`` rows; counts the
-    moves made per phase."""
-    made: dict[str, int] = {}
-    deadline = time.monotonic() + 60
-    while True:
-        if all(int(board(p)["deals"]) >= deals for p in pages):
-            return made
-        assert time.monotonic() < deadline, "the deal did not finish in time"
-        moved = False
-        for page in pages:
-            state = board(page)
-            if state["myTurn"] == "true" and int(state["deals"]) < deals:
-                phase = act(page, policy, rng)
-                made[phase] = made.get(phase, 0) + 1
-                moved = True
-        if not moved and len(pages) == 1:
-            wait_turn_or_deals(pages[0], deals)
-        elif not moved:
-            time.sleep(0.02)
-
-
-def expected_order(codes: list[str]) -> list[str]:
-    return sorted(codes, key=lambda c: (SUITS.index(c[1]), RANKS.index(c[0])))
-
-
-def reach_play(page: Page, rng: random.Random) -> None:
-    """Play on (declaring) until it is this page's turn in the play phase after a trick,
-    or, should the opponents keep passing, at least its turn in a later deal."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        wait_turn_or_deals(page, 99)
-        state = board(page)
-        if state["phase"] == "play" and int(state["tricks"]) >= 1:
-            return
-        if int(state["deals"]) >= 3 and int(state["version"]) > 0:
-            return  # the computers passed three times: any turn mid-deal will do
-        act(page, declare, rng)
-    raise AssertionError("never reached the play phase")
-
-
-def visible_codes(page: Page) -> tuple[set[str], int]:
-    """Every card code on the page, and how many deals its sheet shows (one atomic read)."""
-    got = page.evaluate(
-        """() => ({codes: [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),
-                   deals: Number(document.querySelector('[data-testid=table]').dataset.deals)})"""
-    )
-    return set(got["codes"]), int(got["deals"])
-
-
-def check_png(path: Path) -> None:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
-    assert len(data) > 10_000, f"{path} looks empty ({len(data)} bytes)"
+__all__ = ["browser", "open_page", "server"]  # the fixtures, from browser_helpers
 
 
 # --- the tests ---------------------------------------------------------------------------------------
@@ -644,152 +392,3 @@ def test_replay_viewer_of_a_finished_game_and_of_an_opened_record(
     page.set_input_files("#record-file", str(path))
     page.wait_for_selector("[data-testid=replay]")
     assert page.eval_on_selector_all("[data-card]", "els => els.length") >= 30
-
-
-# --- the create-table form, from GET /api/meta ----------------------------------------------------
-def options_of(page: Page, selector: str) -> list[dict[str, str]]:
-    return list(
-        page.eval_on_selector_all(
-            f"{selector} option", "es => es.map(e => ({value: e.value, title: e.title, text: e.innerText}))"
-        )
-    )
-
-
-def test_the_seat_choices_are_the_registry_s(server: LiveServer, open_page: Opener) -> None:
-    meta = server.get("/api/meta")
-    assert meta["players"] == [p.to_dict() for p in PLAYERS]
-    assert meta["player_choices"] == list(player_choices())
-    assert meta["rules"]["defaults"] == Rules().to_dict()
-    assert meta["rules"]["presets"] == {name: rules.to_dict() for name, rules in PRESETS.items()}
-    page = open_page()
-    page.goto(server.url + "/")
-    page.wait_for_selector("#seat2 option", state="attached")
-    leveled = {p["name"]: p for p in meta["players"] if p["levels"]}
-    # every choice once: a leveled player's bare name is its default level, listed as such
-    expected = ["human", *(c for c in meta["player_choices"] if c not in leveled)]
-    descriptions = {p["name"]: p["description"] for p in meta["players"]}
-    for seat in range(3):
-        options = options_of(page, f"#seat{seat}")
-        assert [o["value"] for o in options] == expected
-        for o in options[1:]:
-            assert o["title"] == descriptions[o["value"].split(":")[0]]
-    assert all(f"{name}:{p['default_level']}" in expected for name, p in leveled.items())
-    texts = {o["value"]: o["text"] for o in options_of(page, "#seat1")}
-    assert texts["pimc:4"] == "Computer (strong, level 4)" and texts["heuristic"] == "Computer (simple)"
-    strongest = meta["players"][-1]
-    default = f"{strongest['name']}:{strongest['default_level']}"
-    assert [page.input_value(f"#seat{i}") for i in range(3)] == ["human", default, default]
-    # the presets, the defaults' one chosen; a player with no translation is shown by its name
-    assert [o["value"] for o in options_of(page, "#preset")] == ["", *meta["rules"]["presets"]]
-    assert page.input_value("#preset") == "spanish"
-    labels = page.evaluate(
-        """async () => { const page = document.querySelector('script[type=module]').src;
-                         const m = await import(new URL('players.js', page));
-                         return [m.botLabel('pimc'), m.botLabel('pimc:2'), m.botLabel('newbot'),
-                                 m.botLabel('newbot:2'), m.botLabel('')]; }"""
-    )
-    assert labels == ["strong, level 3", "strong, level 2", "newbot", "newbot 2", ""]
-    page.select_option("[data-testid=lang]", "ru")
-    page.wait_for_function("document.documentElement.lang === 'ru'")
-    texts = {o["value"]: o["text"] for o in options_of(page, "#seat1")}
-    assert texts["pimc:5"] == "Компьютер (сильный, уровень 5)"
-    assert page.input_value("#seat1") == default  # the choices survive a change of language
-
-
-def test_choosing_a_preset_sets_the_switches_and_the_target(server: LiveServer, open_page: Opener) -> None:
-    presets = server.get("/api/meta")["rules"]["presets"]
-    page = open_page()
-    page.goto(server.url + "/")
-    page.wait_for_selector("#preset")
-
-    def chosen() -> dict[str, object]:
-        got: dict[str, object] = {
-            key: page.input_value(f"#rule-{key}") for key in Rules().to_dict() if key != "target"
-        }
-        got["surrender_bonus"] = int(str(got["surrender_bonus"]))
-        got["target"] = int(page.input_value("#target"))
-        return got
-
-    assert chosen() == presets["spanish"]
-    for name in ("preference", "short", "flat", "no-surrender-bonus"):
-        page.select_option("#preset", name)
-        page.wait_for_function("n => document.getElementById('preset').value === n", arg=name)
-        assert chosen() == presets[name], name
-    # a switch changed by hand: the rules are no preset, until they are one again
-    page.click("details.rules summary")
-    page.select_option("#rule-surrender_bonus", "2")
-    assert page.input_value("#preset") == "spanish"
-    page.select_option("#rule-second_dealer", "rotate")
-    assert page.input_value("#preset") == ""
-    page.select_option("#rule-all_pass_declarer", "first-bidder")
-    assert page.input_value("#preset") == "preference"
-    page.fill("#target", "61")
-    assert page.input_value("#preset") == ""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "lobby-desktop.png"), full_page=True)
-    check_png(SHOTS / "lobby-desktop.png")
-
-
-def test_a_table_made_with_a_preset_and_a_level_has_them(server: LiveServer, open_page: Opener) -> None:
-    presets = server.get("/api/meta")["rules"]["presets"]
-    page = open_page()
-    page.goto(server.url + "/")
-    page.wait_for_selector("#preset")
-    page.select_option("#preset", "no-surrender-bonus")
-    page.select_option("#seat1", "pimc:1")
-    page.select_option("#seat2", "heuristic")
-    page.fill("[data-testid=my-name]", "Ani")
-    page.click("[data-testid=create]")
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    info = server.get(f"/api/tables/{page.url.rsplit('/', 1)[1]}")
-    assert info["rules"] == presets["no-surrender-bonus"]
-    assert [(s["kind"], s["bot"]) for s in info["seats"]] == [
-        ("human", None),
-        ("bot", "pimc:1"),
-        ("bot", "heuristic"),
-    ]
-    page.wait_for_selector("[data-seat='1'][data-status=bot]")
-    assert page.inner_text("[data-seat='1'] .presence") == "computer · strong, level 1"
-    assert page.inner_text("[data-seat='2'] .presence") == "computer · simple"
-
-
-def test_the_lobby_shows_a_page_of_tables_and_hears_of_changes(tmp_path: Path, open_page: Opener) -> None:
-    live = LiveServer(f"sqlite:///{tmp_path / 'lobby.db'}", Limits(create_burst=100, tables_per_client=100))
-    live.start()
-    try:
-        made = [
-            live.post("/api/tables", {"name": f"Lobby {i}", "seats": [{"kind": "human"}] * 3})["id"]
-            for i in range(22)
-        ]
-        page = open_page()
-        page.goto(live.url + "/")
-        rows = "#lobby-lists ul.table-list >> nth=0 >> li"
-        page.wait_for_function(
-            "() => document.querySelectorAll('#lobby-lists ul.table-list li').length === 20"
-        )
-        assert page.locator(rows).first.inner_text().startswith("Lobby 21")
-        pager = page.inner_text("[data-testid=pager]")
-        assert "1–20" in pager and "22" in pager
-        page.click("[data-testid=older]")
-        page.wait_for_function(
-            "() => document.querySelectorAll('#lobby-lists ul.table-list li').length === 2"
-        )
-        page.click("[data-testid=newer]")
-        page.wait_for_function(
-            "() => document.querySelectorAll('#lobby-lists ul.table-list li').length === 20"
-        )
-        page.evaluate("window.stillTheSamePage = true")
-        # pushed, not polled: a new table and a seat taken show up without a reload
-        live.post("/api/tables", {"name": "Pushed", "seats": [{"kind": "human"}] * 3})
-        page.wait_for_function(
-            "() => document.querySelector('#lobby-lists ul.table-list li').textContent.startsWith('Pushed')"
-        )
-        live.post(f"/api/tables/{made[20]}/seats/0", {"name": "Zed"})
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('#lobby-lists li')]"
-            ".some(li => li.textContent.includes('Zed'))"
-        )
-        assert page.evaluate("window.stillTheSamePage") is True
-        assert "23" in page.inner_text("[data-testid=pager]")
-    finally:
-        live.stop()

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.browser_helpers import SHOTS, LiveServer, Opener, browser, check_png, open_page, server
 from tests.cli_helpers import invoke
-from tests.test_browser import SHOTS, LiveServer, Opener, browser, check_png, open_page, server
 
 from paston.actions import Kind
 

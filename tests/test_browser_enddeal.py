@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from test_browser import SHOTS, TABLE, LiveServer, Opener, browser, check_png, open_page, server, sit
+from browser_helpers import SHOTS, TABLE, LiveServer, Opener, browser, check_png, open_page, server, sit
 
 __all__ = ["browser", "open_page", "server"]  # the fixtures, imported for pytest
 

@@ -2,7 +2,7 @@
 and key ``h`` on every kind of decision (bid, discard, trump or surrender, whist, card),
 the options best first with the computer player's choice marked; a screenshot of each.
 
-Reuses the server and browser fixtures of ``tests/test_browser.py``.
+Reuses the server and browser fixtures of ``tests/browser_helpers.py``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ import re
 import time
 from typing import Any
 
-import test_browser
-from paston.actions import Action, Kind
-from test_browser import (
+import browser_helpers
+from browser_helpers import (
     HAND_CARDS,
     SHOTS,
     TABLE,
@@ -27,11 +26,12 @@ from test_browser import (
     sit,
     wait_version_change,
 )
+from paston.actions import Action, Kind
 
-# the fixtures of tests/test_browser.py: the live server, the browser, its pages
-server = test_browser.server
-browser = test_browser.browser
-open_page = test_browser.open_page
+# the fixtures of tests/browser_helpers.py: the live server, the browser, its pages
+server = browser_helpers.server
+browser = browser_helpers.browser
+open_page = browser_helpers.open_page
 
 HINT_ROWS = "[data-testid=hint-options] tbody tr"
 KINDS = {

@@ -1,5 +1,5 @@
 """The Learn to play page and the guided practice deal, end to end in the browser
-(Playwright with Debian's chromium; the fixtures are test_browser's).
+(Playwright with Debian's chromium; the fixtures are in browser_helpers.py).
 
 The page's R7 table is compared with the engine's scoring functions, not with the
 endpoint that serves it; the coach's words are checked to follow the phase and the
@@ -15,9 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from paston.contracts import LADDER
-from paston.scoring import declarer_score, defender_score, uncontested_scores
-from test_browser import (
+from browser_helpers import (
     GAME_WORDS,
     SHOTS,
     TABLE,
@@ -32,8 +30,10 @@ from test_browser import (
     server,
     wait_turn_or_deals,
 )
+from paston.contracts import LADDER
+from paston.scoring import declarer_score, defender_score, uncontested_scores
 
-__all__ = ["browser", "open_page", "server"]  # the fixtures, shared with test_browser
+__all__ = ["browser", "open_page", "server"]  # the fixtures, from browser_helpers
 
 SECTIONS = ["intro", "deck", "deal", "ladder", "prikup", "whist", "play", "scores", "game", "practice"]
 GAME = "paston grkha|paston|glitch|dineri|gupa|prikup|whist|Paston"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Route
 
-from test_browser import LiveServer, Opener, browser, open_page, server  # noqa: F401  (fixtures)
+from browser_helpers import LiveServer, Opener, browser, open_page, server  # noqa: F401  (fixtures)
 
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "human"}, {"kind": "human"}]
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import Route
 
-from test_browser import TABLE, LiveServer, Opener, browser, open_page, server  # noqa: F401  (fixtures)
+from browser_helpers import TABLE, LiveServer, Opener, browser, open_page, server  # noqa: F401  (fixtures)
 
 PEOPLE = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 MESSAGE = "the table is changing hands; try again"

@@ -15,15 +15,24 @@ import json
 from pathlib import Path
 from typing import Any
 
+from browser_helpers import (
+    SHOTS,
+    LiveServer,
+    Opener,
+    browser,
+    check_png,
+    finished_bots_game,
+    open_page,
+    server,
+)
 from paston.bots.runner import seeded_game
 from paston.cards import ALL_CARDS
 from paston.record import to_record
 from paston.rules import Rules
 from paston.scoring import reset_seats
 from paston.tricks import trick_winner
-from test_browser import SHOTS, LiveServer, Opener, browser, check_png, finished_bots_game, open_page, server
 
-__all__ = ["browser", "open_page", "server"]  # the fixtures, shared with test_browser.py
+__all__ = ["browser", "open_page", "server"]  # the fixtures, from browser_helpers.py
 
 REPLAY = "[data-testid=replay]"
 INDEX = {str(c): c.index for c in ALL_CARDS}

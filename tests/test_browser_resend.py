@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
-from tests.cluster_helpers import RedisServer, Worker
-from tests.test_browser import (  # noqa: F401 (fixtures)
+from tests.browser_helpers import (  # noqa: F401 (fixtures)
     HAND_CARDS,
     RANDOM_BOTS,
     LiveServer,
@@ -36,6 +35,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     server,
     sit,
 )
+from tests.cluster_helpers import RedisServer, Worker
 from tests.test_server_cluster import action_rows, database, redis_server, workers  # noqa: F401
 
 from paston.server.db import ActionRow
