@@ -179,3 +179,14 @@ def test_the_size_check_covers_the_compiled_cores_and_the_translations() -> None
     for rel in ("solver/_core.c", "solver/_core.h", "env/_fastdeal.h", "server/static/i18n.js"):
         assert rel in counted, rel
     assert {f"server/static/i18n-base-{lang}.js" for lang in ("en", "hy", "ru", "es", "ja")} <= counted
+
+
+TEST_FILES = sorted(Path(__file__).resolve().parent.glob("*.py"))
+
+
+@pytest.mark.parametrize("path", TEST_FILES, ids=lambda p: p.name)
+def test_no_test_file_over_500_lines(path: Path) -> None:
+    """The tests are kept like the package: a file over 500 lines is split by topic, its
+    shared helpers in a module of their own."""
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"tests/{path.name} has {lines} lines (at most {MAX_LINES})"
