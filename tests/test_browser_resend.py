@@ -221,13 +221,16 @@ def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
     page.wait_for_function("() => sessionStorage.getItem('paston.unanswered') === null")
 
 
+@pytest.mark.parametrize("wait", ["answered", "held-too-long"])
 def test_the_reloaded_page_sends_no_other_move_until_the_resent_one_is_answered(
     server: LiveServer,  # noqa: F811
     open_page: Opener,  # noqa: F811
+    wait: str,
 ) -> None:
     """After the reload the table is shown at the seat's turn (the move never arrived)
     while the resent move's answer is held back: every move is shown unusable and a
-    click sends nothing; once the answer comes the move is shown, applied once."""
+    click sends nothing; once the answer comes the move is shown, applied once. An
+    answer held back longer than 15 s (the page's clock run on) lets the page go."""
     cutter = CutOnce(False, close=False)
     page = seated_at_a_turn(server, open_page, cutter)
     before = board(page)
@@ -238,6 +241,7 @@ def test_the_reloaded_page_sends_no_other_move_until_the_resent_one_is_answered(
     command_id = str(cutter.acts[earlier]["id"])
     cutter.hold_after, cutter.hold_version = command_id, int(before["version"])
 
+    page.clock.install()  # the page's timers, from the reload on, run on a clock the test may move
     page.reload()
     page.wait_for_function(
         "v => { const t = document.querySelector('[data-testid=table]');"
@@ -258,6 +262,15 @@ def test_the_reloaded_page_sends_no_other_move_until_the_resent_one_is_answered(
     moves.first.click(force=True)  # what a person's click does while the answer is awaited
     page.wait_for_timeout(300)
     assert len(cutter.acts) == sent, cutter.acts[sent:]  # nothing else was sent
+    if wait == "held-too-long":
+        page.clock.fast_forward(16_000)
+        page.wait_for_function(
+            "s => [...document.querySelectorAll(s)].some(e => e.getAttribute('aria-disabled') !== 'true')",
+            arg=f"{HAND_CARDS}, [data-testid=actions] button[data-action]",
+        )
+        assert page.evaluate(
+            "() => !!sessionStorage.getItem('paston.unanswered')"
+        )  # still kept, still unanswered
 
     cutter.release()
     page.wait_for_function(
