@@ -19,7 +19,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paston.bots import make_player
-from paston.bots.inference import DEFAULT_MODEL, OpponentModel, evidence, log_likelihood, observe, score
+from paston.bots.inference import (
+    DEFAULT_MODEL,
+    FITTED_MODEL,
+    InferPlayer,
+    OpponentModel,
+    evidence,
+    log_likelihood,
+    observe,
+    score,
+)
 from paston.bots.knowledge import Knowledge
 from paston.deal import Deal
 
@@ -121,3 +130,21 @@ def test_one_seed_gives_one_output() -> None:
     assert first[1:] == second[1:]  # everything but the timings
     assert any(line.startswith("| after auction |") for line in first)
     assert "95% bootstrap" in first[-1]
+
+
+DUEL = ROOT / "benchmarks" / "opponent_model_duel.py"
+
+
+def test_the_duel_pits_the_fitted_model_against_the_default_at_one_level() -> None:
+    spec = importlib.util.spec_from_file_location("opponent_model_duel", DUEL)
+    assert spec is not None and spec.loader is not None
+    duel = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(duel)
+    fitted, plain = duel.factory("infer:4-fitted", seed=1), duel.factory("infer:4", seed=1)
+    assert isinstance(fitted, InferPlayer) and isinstance(plain, InferPlayer)
+    assert fitted.level == plain.level == 4
+    assert fitted.sampler.model == FITTED_MODEL != DEFAULT_MODEL == plain.sampler.model
+    args = [sys.executable, str(DUEL), "--deals", "2", "--workers", "1", "--seed", "3"]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=300, check=True).stdout.splitlines()
+    assert out[-1].startswith("infer:3-fitted − infer:3: ") and "points per deal" in out[-1]
+    assert "opponent model duel: 2 deals × 6 seatings, seed 3" in out[-4]

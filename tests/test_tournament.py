@@ -16,6 +16,7 @@ import pytest
 from typer.testing import Result
 
 from cli_helpers import flat, invoke
+from paston.bots.base import Player, make_player
 from paston.eval import (
     ARRANGEMENT_COUNT,
     DealResultRow,
@@ -87,6 +88,23 @@ def test_play_duplicate_deal_is_reproducible() -> None:
     assert first[0].record["deals"][0]["deck"] != other[0].record["deals"][0]["deck"]
     nxt = play_duplicate_deal(1, "heuristic", "random", seed=11)
     assert first[0].record["deals"][0]["deck"] != nxt[0].record["deals"][0]["deck"]
+
+
+def test_play_duplicate_deal_makes_its_players_with_the_factory_given() -> None:
+    """A script pits variants of one bot against each other by its own factory; the
+    default factory plays the same game as naming the players."""
+    made: list[tuple[str, int | None]] = []
+
+    def factory(name: str, *, seed: int | None = None) -> Player:
+        made.append((name, seed))
+        return make_player(name.removesuffix("-variant"), seed=seed)
+
+    rows = play_duplicate_deal(0, "heuristic-variant", "random", seed=11, factory=factory)
+    assert len(made) == 3 * ARRANGEMENT_COUNT
+    assert {n for n, _ in made} == {"heuristic-variant", "random"}
+    plain = play_duplicate_deal(0, "heuristic", "random", seed=11)
+    assert [r.scores for r in rows] == [r.scores for r in plain]  # same seeds, same bots, same play
+    assert {r.arrangement for r in rows} == set(arrangements("heuristic-variant", "random"))
 
 
 def test_play_duplicate_deal_uses_the_rules() -> None:

@@ -19,7 +19,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from paston.bots.base import make_player
+from paston.bots.base import Player, make_player
 from paston.dealing import shuffled_deck
 from paston.eval.executor import Executor, PoolExecutor
 from paston.match import Match
@@ -70,16 +70,28 @@ def _deal_deck(seed: int | str, k: int) -> tuple[random.Random, int]:
     return rng, k % 3
 
 
+PlayerFactory = Callable[..., Player]
+"""Makes a player from its name and ``seed=`` (:func:`~paston.bots.base.make_player`, or
+a script's own, to pit variants of one bot against each other)."""
+
+
 def play_duplicate_deal(
-    k: int, a: str, b: str, *, seed: int | str = 0, rules: Rules | None = None
+    k: int,
+    a: str,
+    b: str,
+    *,
+    seed: int | str = 0,
+    rules: Rules | None = None,
+    factory: PlayerFactory = make_player,
 ) -> list[DealResultRow]:
-    """Play deal ``k`` of a tournament in all six arrangements."""
+    """Play deal ``k`` of a tournament in all six arrangements, the players made by
+    ``factory``."""
     rules = rules or Rules()
     rows = []
     for j, names in enumerate(arrangements(a, b)):
         deck_rng, first_dealer = _deal_deck(seed, k)
         bot_rng = random.Random(f"paston-tournament-bots:{seed}:{k}:{j}")
-        players = [make_player(n, seed=bot_rng.getrandbits(64)) for n in names]
+        players = [factory(n, seed=bot_rng.getrandbits(64)) for n in names]
         match = Match(first_dealer=first_dealer, rules=rules, seats=names)
         while match.needs_deck and match.completed_deals == 0:
             match.deal_next(shuffled_deck(deck_rng))
