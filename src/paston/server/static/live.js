@@ -62,7 +62,7 @@ export function connect(id, onMyTurn = null) {
   };
   ws.onmessage = (ev) => {
     let msg = JSON.parse(ev.data);
-    heard(msg);
+    const answered = heard(msg); // the kept move's answer (not a late one to an earlier move)
     if (msg.type === "seed-request") { sendSeed(ws, msg); return; }
     if (msg.type === "update") {
       msg = mergeUpdate(live.state, msg);
@@ -87,8 +87,9 @@ export function connect(id, onMyTurn = null) {
     } else if (msg.type === "hint") {
       live.onHint(msg);
     } else if (msg.type === "ack") {
-      // a duplicate's ack ("duplicate": true) comes with no new state: the move is not pending
-      if (live.pending) { live.pending = false; rerender(); }
+      // a duplicate's ack ("duplicate": true) comes with no new state: the move is not pending;
+      // the late ack of a move the page stopped waiting for (held past 15 s) frees nothing
+      if (live.pending && answered) { live.pending = false; rerender(); }
     } else if (msg.type === "error") {
       live.pending = false;
       if (msg.code === "too-many-watchers") {

@@ -39,13 +39,16 @@ export function sent(table, token, msg) {
   return unanswered.text;
 }
 
-/** A message from the server: an ack or an error naming the kept id answers it. */
+/** A message from the server: an ack or an error naming the kept id answers it;
+ * whether it did (a late answer to a move sent before the kept one does not). */
 export function heard(msg) {
   const waiting = kept();
   if (waiting && (msg.type === "ack" || msg.type === "error") && msg.id === waiting.id) {
     unanswered = null;
     store(null);
+    return true;
   }
+  return false;
 }
 
 /** On a new socket to table ``table`` (after its hello with the seat's ``token``): send
