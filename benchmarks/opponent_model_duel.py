@@ -32,7 +32,9 @@ FITTED = "-fitted"
 def factory(name: str, *, seed: int | None = None) -> Player:
     """``infer:N-fitted``: ``infer:N`` with the fitted model; any other name as usual."""
     if name.endswith(FITTED):
-        _, level = parse_player_name(name.removesuffix(FITTED))
+        key, level = parse_player_name(name.removesuffix(FITTED))
+        if key != "infer":
+            raise ValueError(f"only infer has an opponent model to fit, not {key!r}")
         return InferPlayer(seed=seed, level=level or 3, model=FITTED_MODEL)
     return make_player(name, seed=seed)
 

@@ -44,6 +44,7 @@ class View:
     """One seat's view at one point: its sampled worlds' evidence, and for each hidden
     card whether each world puts it in its true place (and in which place)."""
 
+    deal: int  # which deal it is from (views of one deal are not independent)
     point: str
     evidence: list[Evidence]
     at_truth: np.ndarray  # worlds × hidden cards: 1 where the world has the card's true place
@@ -51,7 +52,7 @@ class View:
     truth: np.ndarray  # hidden cards: the true place
 
 
-def views_of(deal: Deal, seat: int, point: str, worlds: int, rng: random.Random) -> View:
+def views_of(deal: Deal, index: int, seat: int, point: str, worlds: int, rng: random.Random) -> View:
     view = deal.view(seat)
     know = Knowledge.from_view(view)
     obs = observe(view)
@@ -63,7 +64,9 @@ def views_of(deal: Deal, seat: int, point: str, worlds: int, rng: random.Random)
     places = np.array(
         [[next(p for p in range(4) if w[p] >> c & 1) for c in cards] for w in drawn], dtype=np.int8
     )
-    return View(point, [evidence(obs, w) for w in drawn], (places == truth).astype(np.float64), places, truth)
+    return View(
+        index, point, [evidence(obs, w) for w in drawn], (places == truth).astype(np.float64), places, truth
+    )
 
 
 def collect(players: str, deals: int, seed: int, worlds: int) -> list[View]:
@@ -79,7 +82,7 @@ def collect(players: str, deals: int, seed: int, worlds: int) -> list[View]:
             point = point_of(deal, seen)
             if point is not None:
                 seen.add(point)
-                out.extend(views_of(deal, s, point, worlds, rng) for s in range(3))
+                out.extend(views_of(deal, n, s, point, worlds, rng) for s in range(3))
             seat = deal.to_move
             assert seat is not None
             deal.apply(bots[seat].choose(deal.view(seat)))
@@ -167,17 +170,21 @@ def main() -> None:
         + ", ".join(f"{k} {overall(r):.4f}" for k, r in results.items())
         + f"; per card, fitted − default {overall(results['fitted']) - overall(results['default']):+.4f} nats"
     )
-    per_view = [
-        float(np.log(np.maximum(weights(v, best) @ v.at_truth, 1 / (4 * args.worlds))).sum())
-        - float(np.log(np.maximum(weights(v, DEFAULT_MODEL) @ v.at_truth, 1 / (4 * args.worlds))).sum())
-        for v in test
-        if len(v.truth)
-    ]
+    floor = 1 / (4 * args.worlds)
+    per_deal: dict[int, float] = {}  # fitted − default, summed over the deal's views and hidden cards
+    for v in test:
+        if len(v.truth):
+            gain = float(np.log(np.maximum(weights(v, best) @ v.at_truth, floor)).sum()) - float(
+                np.log(np.maximum(weights(v, DEFAULT_MODEL) @ v.at_truth, floor)).sum()
+            )
+            per_deal[v.deal] = per_deal.get(v.deal, 0.0) + gain
+    gains = list(per_deal.values())
     draws = random.Random(args.seed)
-    boots = sorted(statistics.fmean(draws.choices(per_view, k=len(per_view))) for _ in range(2000))
+    boots = sorted(statistics.fmean(draws.choices(gains, k=len(gains))) for _ in range(2000))
     print(
-        f"fitted − default per view (sum over its hidden cards): {statistics.fmean(per_view):+.3f} nats, "
-        f"95% bootstrap [{boots[50]:+.3f}, {boots[1949]:+.3f}] over {len(per_view)} views"
+        "fitted − default per deal (summed over its views and hidden cards): "
+        f"{statistics.fmean(gains):+.3f} nats, "
+        f"95% bootstrap over deals [{boots[50]:+.3f}, {boots[1949]:+.3f}], {len(gains)} deals"
     )
     assert math.isfinite(overall(results["fitted"]))
 

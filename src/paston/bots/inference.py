@@ -236,12 +236,13 @@ def _log_choice(prefs: dict[Action, float], chosen: Action, model: OpponentModel
     return math.log((1 - model.noise) * p + model.noise / len(prefs))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Evidence:
     """What a world says of the other seats' actions, before any opponent model: whether
     the rules allow it (R2.1, R3.4), each decision's preferences with the choice made, and
     how many card-play clues it breaks. :func:`score` prices it under a model, so many
-    models can be tried on the same worlds (``benchmarks/opponent_model_fit.py``)."""
+    models can be tried on the same worlds (``benchmarks/opponent_model_fit.py``). Its
+    preferences are dictionaries: it compares by identity and is not hashed."""
 
     allowed: bool
     choices: tuple[tuple[dict[Action, float], Action], ...]

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from paston.bots.base import Player, make_player
 from paston.dealing import shuffled_deck
@@ -70,9 +70,11 @@ def _deal_deck(seed: int | str, k: int) -> tuple[random.Random, int]:
     return rng, k % 3
 
 
-PlayerFactory = Callable[..., Player]
-"""Makes a player from its name and ``seed=`` (:func:`~paston.bots.base.make_player`, or
-a script's own, to pit variants of one bot against each other)."""
+class PlayerFactory(Protocol):
+    """Makes a player from its name and ``seed`` (:func:`~paston.bots.base.make_player`,
+    or a script's own, to pit variants of one bot against each other)."""
+
+    def __call__(self, name: str, *, seed: int | None = None) -> Player: ...
 
 
 def play_duplicate_deal(

@@ -58,7 +58,7 @@ export function connect(id, onMyTurn = null) {
     const token = localStorage.getItem(tokenKey(id));
     // seeds: sendSeed; next: the end of each deal is shown (enddeal.js) and answered with "next"
     ws.send(JSON.stringify({ type: "hello", token, updates: true, seeds: true, next: true }));
-    if (resend(ws, id, token)) live.pending = true; // sent before the last socket went, never answered
+    if (resend(ws, id, token)) holdWhileUnanswered(); // sent before the last socket went, never answered
   };
   ws.onmessage = (ev) => {
     let msg = JSON.parse(ev.data);
@@ -71,7 +71,7 @@ export function connect(id, onMyTurn = null) {
     if (msg.type === "state") {
       const previous = live.state;
       live.state = msg;
-      holdWhileUnanswered(msg);
+      holdWhileUnanswered();
       live.connected = true;
       if (msg.you !== null) live.seatLost = false;
       logState(msg);
@@ -91,7 +91,9 @@ export function connect(id, onMyTurn = null) {
       // the late ack of a move the page stopped waiting for (held past 15 s) frees nothing
       if (live.pending && answered) { live.pending = false; rerender(); }
     } else if (msg.type === "error") {
-      live.pending = false;
+      // an error to the kept move, or to no move, frees the page; a late one to a move the
+      // page stopped waiting for (held past 15 s) does not
+      if (answered || msg.id === undefined) live.pending = false;
       if (msg.code === "too-many-watchers") {
         live.retry = 25; // the table is full of watchers: try again in ten seconds, not at once
       } else if (msg.code === "bad-token") {
@@ -115,18 +117,21 @@ export function connect(id, onMyTurn = null) {
   };
 }
 
-/** A state arrived: the page may move unless a move it sent still waits for its answer
- * (the state answering a new socket's hello comes before the answer to the move resent
- * after it); a wait that outlasts its hold lets the page go. */
-function holdWhileUnanswered(state) {
+let holdTimer = null;
+
+/** The page may move unless a move it sent still waits for its answer (after a state:
+ * the state answering a new socket's hello comes before the answer to the move resent
+ * after it), for at most the move's hold: a timer, re-armed while the hold lasts, lets
+ * the page go once it is over. Called whenever a move is sent or a state arrives. */
+function holdWhileUnanswered() {
   const left = holdLeft(live.tableId, localStorage.getItem(tokenKey(live.tableId)));
   live.pending = left > 0;
+  clearTimeout(holdTimer);
   if (left > 0) {
-    setTimeout(() => {
-      if (live.state === state && live.pending && holdLeft(live.tableId, localStorage.getItem(tokenKey(live.tableId))) === 0) {
-        live.pending = false;
-        rerender();
-      }
+    holdTimer = setTimeout(() => {
+      if (!live.pending) return; // answered meanwhile
+      holdWhileUnanswered();
+      if (!live.pending) rerender();
     }, left + 50);
   }
 }
@@ -178,9 +183,9 @@ function commandId() {
 export function act(action) {
   const ws = live.socket;
   if (live.pending || !ws || ws.readyState !== WebSocket.OPEN) return;
-  live.pending = true;
   const msg = { type: "act", action, version: live.state.version, id: commandId() };
   ws.send(sent(live.tableId, localStorage.getItem(tokenKey(live.tableId)), msg));
+  holdWhileUnanswered(); // pending until its answer, at most its hold
   live.selected = [];
   rerender();
 }

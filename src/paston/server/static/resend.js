@@ -12,7 +12,7 @@ const KEY = "paston.unanswered";
 // second move safe (refused "stale" when the first was applied).
 const HOLD_MS = 15000;
 let unanswered = null; // { table, token, id, text }: the act message as it was sent
-let sentAt = 0; // when it was last sent on a socket of this page
+let sentAt = null; // when it was last sent on a socket of this page (performance.now(), monotonic)
 
 function store(value) {
   try {
@@ -34,7 +34,7 @@ function kept() {
  * it is answered; returns the text to send. */
 export function sent(table, token, msg) {
   unanswered = { table, token, id: msg.id, text: JSON.stringify(msg) };
-  sentAt = Date.now();
+  sentAt = performance.now();
   store(unanswered);
   return unanswered.text;
 }
@@ -58,7 +58,7 @@ export function resend(ws, table, token) {
   const waiting = kept();
   if (!waiting || waiting.table !== table || waiting.token !== token) return false;
   ws.send(waiting.text);
-  sentAt = Date.now();
+  sentAt = performance.now();
   return true;
 }
 
@@ -67,6 +67,6 @@ export function resend(ws, table, token) {
  * may be sent meanwhile. */
 export function holdLeft(table, token) {
   const waiting = kept();
-  if (!waiting || waiting.table !== table || waiting.token !== token) return 0;
-  return Math.max(0, HOLD_MS - (Date.now() - sentAt));
+  if (!waiting || waiting.table !== table || waiting.token !== token || sentAt === null) return 0;
+  return Math.max(0, HOLD_MS - (performance.now() - sentAt));
 }
