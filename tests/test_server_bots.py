@@ -231,20 +231,38 @@ def test_another_table_answers_quickly_while_pimc_players_think(client: TestClie
     readers = [threading.Thread(target=drain, args=(ws,), daemon=True) for ws in watchers]
     for r in readers:
         r.start()
+    busy_samples: list[bool] = []
+    pinging = threading.Event()
+
+    def sample_pool() -> None:  # whether the worker was thinking, while the pings ran
+        while not pinging.is_set():
+            time.sleep(0.01)
+        while pinging.is_set():
+            busy_samples.append(bool(pool_of(client).busy_pids()))
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample_pool, daemon=True)
+    sampler.start()
     try:
         deadline = time.monotonic() + 20
         while not pool_of(client).busy_pids():
             assert time.monotonic() < deadline
             time.sleep(0.01)
+        pinging.set()
         times = ping_times(client, quiet, 3.0)
+        pinging.clear()
+        sampler.join(5)
     finally:
+        pinging.clear()
         stop.set()
         for ws in watchers:
             ws.__exit__(None, None, None)
     moved = [version_of(client, t) for t in busy]
-    # the pimc players were playing meanwhile (level 5 spends its time budget: taking turns
-    # on one worker, not every table moves within the 3 s)
-    assert sum(moved) >= len(busy) // 2, moved
+    # the pimc players were thinking meanwhile, and playing: level 5 spends its time budget
+    # and the tables take turns on one worker, so how many tables moved within the 3 s
+    # depends on the machine's speed and load, while the worker is busy throughout
+    assert sum(busy_samples) >= 0.8 * len(busy_samples) > 0, busy_samples
+    assert sum(moved) >= 1, moved
     p50, p90 = statistics.median(times), sorted(times)[int(len(times) * 0.9)]
     assert p50 < 0.01 and p90 < 0.2, f"ping p50 {p50 * 1e3:.0f} ms, p90 {p90 * 1e3:.0f} ms (limits 10, 200)"
 
