@@ -21,6 +21,7 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Iterator
 
 from paston.bots import make_player
 from paston.bots.inference import DEFAULT_MODEL, OpponentModel, marginals, weighted_worlds
@@ -39,6 +40,26 @@ def point_of(deal: Deal, seen: set[str]) -> str | None:
     if deal.phase is Phase.PLAY and len(deal.completed_tricks) == 4 and "mid-play" not in seen:
         return "mid-play"
     return None
+
+
+def measuring_points(players: str, deals: int, seed: int) -> Iterator[tuple[int, Deal, str, random.Random]]:
+    """Play ``deals`` held-out deals by seeded ``players`` from ``seed``; at each measuring
+    point of each deal yield the deal's number, the deal as it stands, the point, and the
+    deal's random generator (for drawing worlds; the deal goes on after the caller)."""
+    for n in range(deals):
+        deal_seed = seed * 100_003 + n
+        deal = Deal.random(random.Random(deal_seed), dealer=n % 3)
+        bots = [make_player(players, seed=deal_seed * 3 + s) for s in range(3)]
+        rng = random.Random(deal_seed)
+        seen: set[str] = set()
+        while not deal.is_over:
+            point = point_of(deal, seen)
+            if point is not None:
+                seen.add(point)
+                yield n, deal, point, rng
+            seat = deal.to_move
+            assert seat is not None
+            deal.apply(bots[seat].choose(deal.view(seat)))
 
 
 def measure(
@@ -78,25 +99,11 @@ def main() -> None:
     rows: dict[str, list[list[float]]] = {p: [[], [], [], [], []] for p in POINTS}
     positions = dict.fromkeys(POINTS, 0)
     start = time.perf_counter()
-    for n in range(args.deals):
-        deal_seed = args.seed * 100_003 + n
-        deal = Deal.random(random.Random(deal_seed), dealer=n % 3)
-        players = [make_player(args.players, seed=deal_seed * 3 + s) for s in range(3)]
-        rng = random.Random(deal_seed)
-        seen: set[str] = set()
-        while not deal.is_over:
-            point = point_of(deal, seen)
-            if point is not None:
-                seen.add(point)
-                positions[point] += 1
-                for seat in range(3):
-                    for acc, values in zip(
-                        rows[point], measure(deal, seat, args.worlds, rng, model), strict=True
-                    ):
-                        acc.extend(values)
-            seat = deal.to_move
-            assert seat is not None
-            deal.apply(players[seat].choose(deal.view(seat)))
+    for _, deal, point, rng in measuring_points(args.players, args.deals, args.seed):
+        positions[point] += 1
+        for seat in range(3):
+            for acc, values in zip(rows[point], measure(deal, seat, args.worlds, rng, model), strict=True):
+                acc.extend(values)
     print(
         f"inference accuracy: {args.deals} deals played by {args.players}, seed {args.seed}, "
         f"{args.worlds} worlds per view, {model}, {time.perf_counter() - start:.0f} s"

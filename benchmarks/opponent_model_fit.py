@@ -28,8 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from inference_accuracy import POINTS, point_of
-from paston.bots import make_player
+from inference_accuracy import POINTS, measuring_points
 from paston.bots.inference import DEFAULT_MODEL, Evidence, OpponentModel, evidence, observe, score
 from paston.bots.knowledge import Knowledge
 from paston.deal import Deal
@@ -72,20 +71,8 @@ def views_of(deal: Deal, index: int, seat: int, point: str, worlds: int, rng: ra
 def collect(players: str, deals: int, seed: int, worlds: int) -> list[View]:
     """The views of ``deals`` deals played by ``players`` from ``seed``."""
     out: list[View] = []
-    for n in range(deals):
-        deal_seed = seed * 100_003 + n
-        deal = Deal.random(random.Random(deal_seed), dealer=n % 3)
-        bots = [make_player(players, seed=deal_seed * 3 + s) for s in range(3)]
-        rng = random.Random(deal_seed)
-        seen: set[str] = set()
-        while not deal.is_over:
-            point = point_of(deal, seen)
-            if point is not None:
-                seen.add(point)
-                out.extend(views_of(deal, n, s, point, worlds, rng) for s in range(3))
-            seat = deal.to_move
-            assert seat is not None
-            deal.apply(bots[seat].choose(deal.view(seat)))
+    for n, deal, point, rng in measuring_points(players, deals, seed):
+        out.extend(views_of(deal, n, s, point, worlds, rng) for s in range(3))
     return out
 
 

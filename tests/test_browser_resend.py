@@ -178,15 +178,14 @@ def test_a_move_without_an_answer_is_sent_again_after_reconnecting_and_applied_o
         assert page.locator(f"{HAND_CARDS}[data-card='{card}']").count() == 0
 
 
-@pytest.mark.parametrize("deliver", [True, False], ids=["applied-answer-lost", "never-arrived"])
-def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
+def swallowed_move(
     server: LiveServer,  # noqa: F811
     open_page: Opener,  # noqa: F811
     deliver: bool,
-) -> None:
-    """The move's socket stays open but swallows it (or its answer): the page waits. The
-    person reloads the page; the new page sends the kept move again, once, under its
-    first command id, and it is in the action log exactly once."""
+) -> tuple[Page, CutOnce, dict[str, str], int]:
+    """A page at its seat's turn makes a move whose socket stays open but swallows it
+    (``deliver``: the server gets it, its answer is lost): the page, its cutter, the
+    table before the move, and the move's index in ``cutter.acts``."""
     cutter = CutOnce(deliver, close=False)
     page = seated_at_a_turn(server, open_page, cutter)
     before = board(page)
@@ -197,7 +196,20 @@ def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
     deadline = time.monotonic() + 5
     while len(cutter.acts) == earlier:
         assert time.monotonic() < deadline, "the page sent no move"
-        time.sleep(0.02)
+        page.wait_for_timeout(20)  # Playwright relays the sockets while the test waits in it
+    return page, cutter, before, earlier
+
+
+@pytest.mark.parametrize("deliver", [True, False], ids=["applied-answer-lost", "never-arrived"])
+def test_a_move_without_an_answer_is_sent_again_after_the_page_is_reloaded(
+    server: LiveServer,  # noqa: F811
+    open_page: Opener,  # noqa: F811
+    deliver: bool,
+) -> None:
+    """The move's socket stays open but swallows it (or its answer): the page waits. The
+    person reloads the page; the new page sends the kept move again, once, under its
+    first command id, and it is in the action log exactly once."""
+    page, cutter, before, earlier = swallowed_move(server, open_page, deliver)
     command_id = str(cutter.acts[earlier]["id"])
     first = [(int(before["version"]), cutter.acts[earlier]["action"])]
     deadline = time.monotonic() + 10
@@ -231,13 +243,7 @@ def test_the_reloaded_page_sends_no_other_move_until_the_resent_one_is_answered(
     while the resent move's answer is held back: every move is shown unusable and a
     click sends nothing; once the answer comes the move is shown, applied once. An
     answer held back longer than 15 s (the page's clock run on) lets the page go."""
-    cutter = CutOnce(False, close=False)
-    page = seated_at_a_turn(server, open_page, cutter)
-    before = board(page)
-    earlier = len(cutter.acts)
-    cutter.armed = True
-    click_move(page, declare, random.Random(2))
-    page.wait_for_function("() => !!sessionStorage.getItem('paston.unanswered')")
+    page, cutter, before, earlier = swallowed_move(server, open_page, deliver=False)
     command_id = str(cutter.acts[earlier]["id"])
     cutter.hold_after, cutter.hold_version = command_id, int(before["version"])
 
