@@ -109,12 +109,13 @@ def server_durations(games: int, bot_delay: float) -> list[float]:
                 )
                 table = made.json()["id"]
                 with client.websocket_connect(f"/ws/tables/{table}") as ws:  # bots play while watched
-                    ws.send_json({"type": "hello", "token": None})
+                    # a client that shows each deal's end (as the browser does): analysed at once
+                    ws.send_json({"type": "hello", "token": None, "next": True})
                     while not ws.receive_json().get("winners"):
                         pass
             analyses = app.state.manager.analyses
             deadline = time.monotonic() + 60
-            while analyses._running and time.monotonic() < deadline:
+            while analyses.busy and time.monotonic() < deadline:
                 time.sleep(0.1)
             return list(analyses.durations)
 

@@ -1,6 +1,7 @@
 """The analysis of finished deals on the server: computed in worker processes when a deal
-ends, kept in the database (it survives a restart), 202 while it is computed, 404 for a
-deal that does not exist or is not over (nothing of a running deal is analysed)."""
+ends before a client that shows it (else when asked for), kept in the database (it
+survives a restart), 202 while it is computed, 404 for a deal that does not exist or is
+not over (nothing of a running deal is analysed)."""
 
 from __future__ import annotations
 
@@ -32,13 +33,14 @@ from paston.solver import Solver
 BOTS = [{"kind": "bot", "bot": "random"}] * 3
 
 
-def play_to_the_end(client: TestClient, target: int = 40) -> str:
-    """A table of computer players, watched until the game is over (several deals)."""
+def play_to_the_end(client: TestClient, target: int = 40, *, shows_next: bool = False) -> str:
+    """A table of computer players, watched until the game is over (several deals), by a
+    client that shows each deal's end (as the browser does) with ``shows_next``."""
     res = client.post("/api/tables", json={"name": "Done", "rules": {"target": target}, "seats": BOTS})
     assert res.status_code == 201, res.text
     table = str(res.json()["id"])
     with client.websocket_connect(f"/ws/tables/{table}") as ws:
-        ws.send_json({"type": "hello", "token": None})
+        ws.send_json({"type": "hello", "token": None, "next": shows_next})
         for _ in range(20000):
             message = ws.receive_json()
             if message.get("type") == "state" and message["winners"]:
@@ -68,10 +70,23 @@ def wait_ready(
     raise AssertionError(f"no analysis of deal {deal} within {limit} s: {codes[-5:]}")
 
 
+def stored_deals(db_url: str, table: str) -> list[int]:
+    engine = create_engine(db_url)
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT deal FROM analyses WHERE table_id = :t"), {"t": table}).all()
+    engine.dispose()
+    return sorted(d for (d,) in rows)
+
+
 def test_every_finished_deal_is_analysed_in_a_worker_and_stored(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=1)) as client:
-        table = play_to_the_end(client)
+        table = play_to_the_end(client, shows_next=True)
         match = manager_of(client).get(table).match
+        # watched by a client showing each deal's end: analysed unasked, as the deals ended
+        end = time.monotonic() + 60
+        while stored_deals(db_url, table) != list(range(len(match.deals))) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert stored_deals(db_url, table) == list(range(len(match.deals)))
         solver = Solver()
         for i, deal in enumerate(match.deals):
             got, _ = wait_ready(client, table, i)
@@ -119,6 +134,75 @@ def test_pending_then_ready_and_the_row_survives_a_restart(
         assert calls == [deals - 1]
         wait_ready(client, table, deals - 1)
         assert calls == [deals - 1]
+
+
+def test_deals_nobody_shows_are_analysed_only_when_asked_for(db_url: str) -> None:
+    """A client that does not show the deals' ends (an API client, a benchmark): nothing
+    is computed until someone asks, then the deal asked for is."""
+    with TestClient(create_app(db_url, bot_delay=0.0, analysis_workers=0)) as client:
+        table = play_to_the_end(client)
+        analyses = manager_of(client).analyses
+        time.sleep(0.2)
+        assert not analyses.busy and stored_deals(db_url, table) == []
+        wait_ready(client, table, 1)
+        assert stored_deals(db_url, table) == [1]
+
+
+def finished_deal(seed: int) -> Deal:
+    deal = Deal.random(random.Random(seed), dealer=0)
+    while not deal.is_over:
+        deal.apply(deal.legal_actions()[0])
+    return deal
+
+
+def test_waiting_analyses_are_bounded_and_asked_ones_go_first(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A flood of ended deals keeps at most MAX_ENDED_WAITING waiting (the oldest pushed
+    out); a deal asked for is computed before every unasked one; asked-for deals beyond
+    MAX_ASKED_WAITING are answered pending without a place."""
+    monkeypatch.setattr(server_analysis, "MAX_ENDED_WAITING", 5)
+    monkeypatch.setattr(server_analysis, "MAX_ASKED_WAITING", 3)
+    deal = finished_deal(4)
+    sessions = session_factory(open_database(db_url))
+
+    async def run() -> None:
+        analyses = Analyses(sessions, workers=0, level=1)
+        for i in range(20):  # tables t0..t19, their deal 0 ended; the first takes the worker
+            analyses.deal_ended(f"t{i}", deal, 0)
+        assert analyses.waiting() == 5  # t15..t19 wait; t1..t14 were pushed out
+        assert list(analyses._ended) == [(f"t{i}", 0) for i in range(15, 20)]
+        for i in range(20, 26):  # asked for: three find a place, the others are pending
+            assert await analyses.get(f"t{i}", [deal], 0) is None
+        assert list(analyses._asked) == [(f"t{i}", 0) for i in range(20, 23)]
+        while analyses.busy:
+            await asyncio.sleep(0.02)
+        analyses.close()
+
+    order_of: list[str] = []
+    real_compute = Analyses._compute
+
+    async def noted(self: Analyses, key: tuple[str, int], job: server_analysis.DealJob) -> None:
+        order_of.append(key[0])
+        await real_compute(self, key, job)
+
+    monkeypatch.setattr(Analyses, "_compute", noted)
+    asyncio.run(run())
+    # t0 was under way; then the asked ones, then the unasked ones left
+    assert order_of == ["t0", "t20", "t21", "t22", "t15", "t16", "t17", "t18", "t19"]
+
+
+def test_analysis_workers_use_only_idle_cores(db_url: str) -> None:
+    """The workers run in the idle scheduling class (Linux): a move never waits for one."""
+    if not hasattr(os, "sched_getscheduler"):
+        pytest.skip("no scheduling classes here")
+    analyses = Analyses(session_factory(open_database(db_url)), workers=1)
+    try:
+        analyses.start()
+        pool = analyses._pool()
+        assert pool.submit(os.sched_getscheduler, 0).result(timeout=60) == os.SCHED_IDLE
+    finally:
+        analyses.close()
 
 
 def test_no_deal_and_a_running_deal_are_404(db_url: str) -> None:

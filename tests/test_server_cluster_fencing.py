@@ -1,4 +1,4 @@
-"""Fencing tokens at commit (server/cluster/fencing.py, db.ActionLog ``fenced``): a move
+"""Fencing tokens at commit (server/cluster/fencing.py, actionlog.ActionLog ``fenced``): a move
 is committed only with the token the table's row holds, checked by the database."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import Engine
 
+from paston.server.actionlog import ActionLog
 from paston.server.cluster.fencing import bump_fence, current_fence, open_table_ids
 from paston.server.db import (
-    ActionLog,
     ActionRow,
     FencedOut,
     TableRow,

@@ -11,6 +11,15 @@ finished deal without a row, after a restart say, is computed on first request),
 404 for a deal that does not exist or is not finished: nothing of a running deal is
 ever analysed.
 
+Moves go first. The workers run at the idle scheduling class (Linux ``SCHED_IDLE``,
+else the lowest priority), so they use only the cores nothing else wants; a deal is
+analysed as it ends only where a connected client shows the deal's end (a browser:
+:meth:`~paston.server.table.Table.shows_deal_ends`), others are analysed when asked
+for. Jobs wait in two bounded lists, those asked for first: a deal that ended while
+:data:`MAX_ENDED_WAITING` others wait pushes out the oldest (it is computed when asked
+for), and past :data:`MAX_ASKED_WAITING` a request is answered pending without being
+queued (it is queued when asked again with room).
+
 >>> job = DealJob.of(_sample_deal(), 0, level=1)
 >>> result = run_analysis(job)
 >>> result["deal"], result["level"], len(result["cards"]) > 0
@@ -55,6 +64,10 @@ ANALYSIS_WORKERS = 1
 KEEP_IN_MEMORY = 256
 #: Their scheduling priority is lowered as the bot workers' is: moves go first.
 WORKER_NICENESS = 19
+#: Ended deals waiting to be analysed unasked; one more pushes out the oldest.
+MAX_ENDED_WAITING = 64
+#: Asked-for deals waiting to be analysed; more are answered pending without a place.
+MAX_ASKED_WAITING = 256
 
 _SOLVER: Any = None
 
@@ -111,6 +124,10 @@ def _worker_start() -> None:
     os.environ.setdefault(THREADS_ENV, "1")  # the server's other work shares the cores
     with contextlib.suppress(OSError, AttributeError):  # not everywhere
         os.nice(WORKER_NICENESS)
+    # the idle class: a waking server thread preempts the analysis at once (nice alone
+    # lets it finish its slice, which doubled the moves' latency under load)
+    with contextlib.suppress(OSError, AttributeError):  # Linux only
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     import paston.eval.analysis  # noqa: F401  (loaded once, before the first deal)
 
 
@@ -143,7 +160,9 @@ class Analyses:
         self.workers = workers
         self._executor: Executor | None = None
         self._done: dict[tuple[str, int], dict[str, Any]] = {}  # the latest KEEP_IN_MEMORY
-        self._running: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._running: dict[tuple[str, int], asyncio.Task[None]] = {}  # in a worker now
+        self._asked: dict[tuple[str, int], DealJob] = {}  # waiting, asked for (first in, first out)
+        self._ended: dict[tuple[str, int], DealJob] = {}  # waiting, unasked (first in, first out)
         self.durations: deque[float] = deque(maxlen=1000)  # seconds from a deal's end to its analysis
 
     def _pool(self) -> Executor:
@@ -157,8 +176,19 @@ class Analyses:
         if isinstance(pool, ProcessPoolExecutor):
             pool.submit(_worker_start)
 
+    @property
+    def busy(self) -> bool:
+        """Whether an analysis is being computed or waits for a worker."""
+        return bool(self._running or self._asked or self._ended)
+
+    def waiting(self) -> int:
+        """Analyses waiting for a worker."""
+        return len(self._asked) + len(self._ended)
+
     def close(self) -> None:
         """Stop: analyses under way are dropped (they are computed again when asked for)."""
+        self._asked.clear()
+        self._ended.clear()
         for task in self._running.values():
             task.cancel()
         if self._executor is not None:
@@ -174,12 +204,36 @@ class Analyses:
             self._executor = None
 
     def deal_ended(self, table_id: str, deal: Deal, index: int) -> None:
-        """Start analysing a deal that just ended (on the event loop; returns at once)."""
+        """Analyse a deal that just ended, after those asked for (on the event loop;
+        returns at once). The oldest unasked deal waiting is pushed out when
+        :data:`MAX_ENDED_WAITING` wait."""
         key = (table_id, index)
-        if key in self._done or key in self._running:
+        if key in self._done or key in self._running or key in self._asked or key in self._ended:
             return
-        job = DealJob.of(deal, index, level=self.level)
-        self._running[key] = asyncio.get_running_loop().create_task(self._compute(key, job))
+        self._ended[key] = DealJob.of(deal, index, level=self.level)
+        while len(self._ended) > MAX_ENDED_WAITING:
+            del self._ended[next(iter(self._ended))]
+        self._start_next()
+
+    def _ask(self, table_id: str, deal: Deal, index: int) -> None:
+        """Analyse a deal someone asked for, before the unasked ones (no place: nothing)."""
+        key = (table_id, index)
+        job = self._ended.pop(key, None)
+        if key in self._running or key in self._asked:
+            return
+        if len(self._asked) >= MAX_ASKED_WAITING:
+            return  # answered pending; asked again with room, it is queued
+        self._asked[key] = job or DealJob.of(deal, index, level=self.level)
+        self._start_next()
+
+    def _start_next(self) -> None:
+        """Hand waiting jobs to the workers while one is free (asked-for jobs first)."""
+        loop = asyncio.get_running_loop()
+        while len(self._running) < max(1, self.workers) and (self._asked or self._ended):
+            waiting = self._asked or self._ended
+            key = next(iter(waiting))
+            job = waiting.pop(key)
+            self._running[key] = loop.create_task(self._compute(key, job))
 
     async def _compute(self, key: tuple[str, int], job: DealJob) -> None:
         loop = asyncio.get_running_loop()
@@ -204,6 +258,8 @@ class Analyses:
             )
         finally:
             self._running.pop(key, None)
+            with contextlib.suppress(RuntimeError):  # the loop is closing: nothing more to start
+                self._start_next()
 
     def _remember(self, key: tuple[str, int], result: dict[str, Any]) -> None:
         self._done[key] = result
@@ -245,14 +301,15 @@ class Analyses:
         key = (table_id, index)
         if key in self._done:
             return self._done[key]
-        if key in self._running:
+        if key in self._running or key in self._asked:
             return None
         stored = await asyncio.to_thread(self._load, key)
         if stored is not None:
             self._remember(key, stored)
             return stored
-        self.deal_ended(table_id, deal, index)
-        return None
+        if key not in self._done:  # (computed meanwhile)
+            self._ask(table_id, deal, index)
+        return self._done.get(key)
 
 
 def add_analysis_routes(app: FastAPI, manager: TableManager) -> None:

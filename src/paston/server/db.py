@@ -6,12 +6,9 @@ The schema is created and upgraded by the Alembic migrations in
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,7 +23,6 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
-    insert,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -259,138 +255,6 @@ def make_engine(url: str) -> Engine:
     # a server that cannot be reached fails in seconds, not after the system's long TCP timeout
     timeout = {} if "connect_timeout" in make_url(url).query else {"connect_timeout": CONNECT_TIMEOUT}
     return create_engine(url, pool_pre_ping=True, connect_args=timeout)
-
-
-class ActionLog:
-    """Appends accepted actions to the ``actions`` table: the hot path of every move.
-
-    :meth:`append_durably` returns once the action is committed. The writes run on one
-    worker thread with a connection of its own, so the event loop goes on serving other
-    tables while the database works; actions queued while a commit is under way are
-    committed together by the next one (a group commit: one INSERT of many rows, one
-    COMMIT, one wait for the disk). The statement is compiled once for the database's
-    dialect. A failed write is rolled back and raised to every action of its group (none
-    of them is applied), and the connection is replaced.
-
-    ``fenced`` (a cluster, :mod:`paston.server.cluster`): every row carries its owner's
-    fencing token (``fence``), and is committed only while the table's row holds that
-    same token; the check locks the table's row in the transaction, so a new owner's
-    token (:func:`paston.server.cluster.fencing.bump_fence`) waits for the commit or wins
-    before it. A refused row raises :class:`FencedOut` (the other tables of its group
-    commit), and ``on_fenced`` hears its table.
-    """
-
-    COLUMNS = ("table_id", "seq", "deal", "seat", "action", "command_id", "created", "fence")
-
-    def __init__(self, engine: Engine, *, fenced: bool = False) -> None:
-        table = ActionRow.__table__
-        self.fenced = fenced
-        self.on_fenced: Callable[[str], None] | None = None
-        check = fence_check().compile(dialect=engine.dialect)
-        self._check_sql = str(check)
-        self._check_order = tuple(check.positiontup or ()) if engine.dialect.positional else None
-        compiled = insert(ActionRow).compile(dialect=engine.dialect, column_keys=list(self.COLUMNS))
-        self._engine = engine
-        self._sql = str(compiled)
-        self._order = tuple(compiled.positiontup or ()) if engine.dialect.positional else None
-        self._process = {
-            key: processor
-            for key in self.COLUMNS
-            if (processor := table.c[key].type.bind_processor(engine.dialect)) is not None
-        }
-        self._connection: Any = None
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="action-log")
-        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
-        self.commits = 0  # transactions committed (fewer than rows under load)
-
-    async def append_durably(self, row: dict[str, Any]) -> None:
-        """Queue one action (``row`` has every name of ``COLUMNS``); returns once it is
-        committed, or raises what the database raised."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._pending.append((row, done))
-        if self._writer is None or self._writer.done():
-            self._writer = loop.create_task(self._write_pending())
-        await done
-
-    async def _write_pending(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._pending:
-            group, self._pending = self._pending, []
-            try:
-                refused = await loop.run_in_executor(self._executor, self.write, [row for row, _ in group])
-            except Exception as err:
-                for _, done in group:
-                    if not done.done():
-                        done.set_exception(err)
-            else:
-                for row, done in group:
-                    if done.done():
-                        continue
-                    if (row["table_id"], row.get("fence")) in refused:
-                        done.set_exception(FencedOut(row["table_id"]))
-                    else:
-                        done.set_result(None)
-                for table_id in dict.fromkeys(table_id for table_id, _ in refused):
-                    if self.on_fenced is not None:
-                        self.on_fenced(table_id)
-
-    def _refused(self, cursor: Any, rows: list[dict[str, Any]]) -> set[tuple[str, int | None]]:
-        """The (table, token) pairs of ``rows`` whose table's row does not hold that token
-        (each checked row stays locked until the transaction ends)."""
-        refused: set[tuple[str, int | None]] = set()
-        for table_id, fence in dict.fromkeys((row["table_id"], row.get("fence")) for row in rows):
-            if fence is None:
-                refused.add((table_id, fence))
-                continue
-            values = {"t": table_id, "f": fence}
-            cursor.execute(
-                self._check_sql,
-                tuple(values[k] for k in self._check_order) if self._check_order is not None else values,
-            )
-            if cursor.rowcount != 1:
-                refused.add((table_id, fence))
-        return refused
-
-    def write(self, rows: list[dict[str, Any]]) -> set[tuple[str, int | None]]:
-        """Insert the rows and commit them in one transaction (on the caller's thread);
-        returns the (table, token) pairs whose rows were refused (only when ``fenced``)."""
-        if self._connection is None:
-            self._connection = self._engine.raw_connection()
-        connection = self._connection
-        try:
-            cursor = connection.cursor()
-            refused = self._refused(cursor, rows) if self.fenced else set()
-            params = []
-            for row in rows:
-                if (row["table_id"], row.get("fence")) in refused:
-                    continue
-                values = {key: row.get(key) for key in self.COLUMNS}
-                values = {
-                    key: self._process[key](v) if key in self._process else v for key, v in values.items()
-                }
-                params.append(tuple(values[k] for k in self._order) if self._order is not None else values)
-            if params:
-                cursor.executemany(self._sql, params)
-            cursor.close()
-            connection.commit()
-            self.commits += 1
-            return refused
-        except Exception:
-            self._connection = None
-            try:
-                connection.rollback()
-            finally:
-                connection.invalidate()
-            raise
-
-    def close(self) -> None:
-        """Finish the writes under way and give the connection back."""
-        self._executor.shutdown(wait=True)
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
 
 
 class WalCheckpointer:

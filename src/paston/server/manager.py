@@ -20,13 +20,14 @@ from paston.errors import ParseError
 from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
+from paston.server.actionlog import ActionLog
 from paston.server.analysis import ANALYSIS_WORKERS, Analyses
 from paston.server.botpool import DEFAULT_BUDGET
 from paston.server.bots import BotRunner, seat_bots
 from paston.server.cache import KEEP_FINISHED, FinishedGames
 from paston.server.commands import Accepted, Done
 from paston.server.connection import Connection
-from paston.server.db import ActionLog, now
+from paston.server.db import now
 from paston.server.errors import TableError
 from paston.server.hints import HintService
 from paston.server.messages import next_messages
@@ -277,7 +278,8 @@ class TableManager:
         index = len(table.match.deals) - 1
         table.match.apply(action, seat)
         table.version += 1
-        if table.match.deals[index].is_over:  # analysed in the background (server/analysis.py)
+        if table.match.deals[index].is_over and table.shows_deal_ends():
+            # analysed in the background for the clients showing it (others ask: server/analysis.py)
             self.analyses.deal_ended(table.id, table.match.deals[index], index)
         ended = table.match.is_over and not table.finished
         if table.match.needs_deck and self.pauses.begin(table):

@@ -121,7 +121,7 @@ def deal_on(session: Session, table: Table, *, required: bool = False) -> None:
 
 class TableStore:
     """Reads and writes the rows of tables (the action log itself is written by
-    :class:`~paston.server.db.ActionLog`)."""
+    :class:`~paston.server.actionlog.ActionLog`)."""
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions

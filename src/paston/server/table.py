@@ -148,6 +148,12 @@ class Table:
             and not self.standing_in(c.seat)
         )
 
+    def shows_deal_ends(self) -> bool:
+        """Whether a client connected now shows each finished deal (a browser: its
+        end-of-deal panel has a place for the deal's analysis), so the analysis is worth
+        starting as soon as the deal ends. Other clients get it when they ask."""
+        return any(not c.closed and c in self.nexters for c in self.connections)
+
     @property
     def provisional(self) -> bool:
         """Whether the first deal is still provisional: nobody has acted yet, so it may be
