@@ -48,6 +48,9 @@ def random_position(rng: random.Random, *, cards: int = 10, two_hand: bool = Fal
 
 
 def report(name: str, times: list[float], nodes: list[int]) -> None:
+    if not times:
+        print(f"{name:<22} skipped (no deals asked for)")
+        return
     times = sorted(times)
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
     node_text = f", {statistics.mean(nodes):,.0f} nodes mean" if nodes else ""
