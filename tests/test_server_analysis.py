@@ -144,8 +144,10 @@ def test_deals_nobody_shows_are_analysed_only_when_asked_for(db_url: str) -> Non
         analyses = manager_of(client).analyses
         time.sleep(0.2)
         assert not analyses.busy and stored_deals(db_url, table) == []
-        wait_ready(client, table, 1)
-        assert stored_deals(db_url, table) == [1]
+        # the game may end in its first deal: ask for the last one, whichever it is
+        last = len(manager_of(client).get(table).match.deals) - 1
+        wait_ready(client, table, last)
+        assert stored_deals(db_url, table) == [last]
 
 
 def finished_deal(seed: int) -> Deal:

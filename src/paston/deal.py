@@ -78,6 +78,9 @@ _TRUMP_CHOICES: tuple[tuple[Action, ...], ...] = tuple(
     (*(TRUMPS[c] for c in allowed_trumps(None if bid < 0 else Contract(bid))), SURRENDER)
     for bid in range(-1, 5)
 )  # R4.2, indexed by the declarer's bid + 1
+_DISCARD_ROWS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action.from_id(DISCARD_BASE + 32 * a + b) if b > a else PASS for b in range(32)) for a in range(32)
+)  # the discard of cards a < b is _DISCARD_ROWS[a][b] (R4.1); entries b <= a are never read
 
 
 def _plays_of_mask(mask: int) -> tuple[Action, ...]:
@@ -188,10 +191,8 @@ class Deal(DealState):
             return _DEFENCE_CHOICES
         if phase == _DISCARD:
             cards = mask_indices(self._hands[self._declarer])
-            base = DISCARD_BASE
-            return tuple(
-                Action.from_id(base + 32 * a + b) for i, a in enumerate(cards) for b in cards[i + 1 :]
-            )
+            rows = _DISCARD_ROWS
+            return tuple([rows[a][b] for i, a in enumerate(cards) for b in cards[i + 1 :]])
         if phase == _TRUMP:
             return _TRUMP_CHOICES[self._bid + 1]
         return ()

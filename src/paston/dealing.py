@@ -32,6 +32,9 @@ class DeckRandom(Protocol):
     def randrange(self, start: int, stop: int) -> int: ...
 
 
+_EVERY_INDEX = frozenset(range(32))
+
+
 def shuffled_deck(rng: DeckRandom) -> list[int]:
     """R1.2: shuffle, cut, and repeat while the bottom card is 7♠.
 
@@ -50,8 +53,8 @@ def check_deck(deck: Sequence[int | Card]) -> tuple[int, ...]:
     """Validate a deck (32 different cards, bottom card not 7♠) and return indices."""
     if len(deck) != 32:
         raise ParseError("deck-size", f"a deck has 32 cards, not {len(deck)}")
-    out = tuple(int(c) for c in deck)
-    if any(not 0 <= c < 32 for c in out) or len(set(out)) != 32:
+    out = tuple(map(int, deck))
+    if set(out) != _EVERY_INDEX:  # 32 entries: each card exactly once
         raise ParseError("deck-cards", "a deck must hold each of the 32 cards exactly once")
     if out[31] == SEVEN_OF_SPADES:
         raise ParseError("deck-bottom", "R1.2: the bottom card of a dealt deck is never 7S")
