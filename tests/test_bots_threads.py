@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import random
+import threading
+import time
 
 import pytest
 
-from paston.bots import make_player
+from paston.bots import make_player, worlds
 from paston.bots.pimc import PimcPlayer
-from paston.bots.worlds import THREADS_ENV, WorldPool, default_threads, world_pool
+from paston.bots.worlds import INLINE_BELOW, THREADS_ENV, WorldPool, default_threads, world_pool
 from paston.deal import Deal, Phase
 from paston.dealing import shuffled_deck
 from paston.solver import Solver
@@ -59,6 +61,24 @@ def test_world_pool_keeps_the_order_of_the_items() -> None:
     assert pool.map(lambda solver, x: (x, isinstance(solver, Solver)), items, Solver(memory_mb=1)) == [
         (x, True) for x in items
     ]
+
+
+def test_world_pool_solves_quick_work_on_the_callers_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch the first item shows to be cheap stays on the caller's thread (the threads'
+    round trips would cost more than they save); slow items go to the pool's threads.
+    The first item sleeps 20 ms: 19 more are forecast at 0.38 s, far from the bound."""
+    pool = WorldPool(2)
+
+    def where(solver: Solver, pause: float) -> str:
+        time.sleep(pause)
+        return threading.current_thread().name
+
+    here = threading.current_thread().name
+    assert 0 < INLINE_BELOW < 0.38
+    slow = pool.map(where, [0.02] * 20, Solver(memory_mb=1))
+    assert slow[0] == here and all(name.startswith("paston-worlds") for name in slow[1:])
+    monkeypatch.setattr(worlds, "INLINE_BELOW", 10.0)  # the same batch, forecast below the bound
+    assert pool.map(where, [0.02] * 20, Solver(memory_mb=1)) == [here] * 20
 
 
 @pytest.mark.parametrize("bad", [0, -1, 65, 2.0, "2", True])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -28,6 +29,9 @@ R = TypeVar("R")
 THREADS_ENV = "PASTON_PIMC_THREADS"
 """Environment variable: how many threads pimc solves worlds on (default: the cores)."""
 MAX_THREADS = 64
+INLINE_BELOW = 0.002
+"""Seconds: when the first world took so little that the rest is forecast to take less
+than this, :meth:`WorldPool.map` solves them all on the caller's thread."""
 
 
 def default_threads() -> int:
@@ -68,19 +72,28 @@ class WorldPool:
     def map(self, fn: Callable[[Solver, T], R], items: Sequence[T], solver: Solver) -> list[R]:
         """``[fn(s, item) for item in items]`` in the items' order, where ``s`` is a
         solver of the thread running the call (``solver``, on the caller's thread, when
-        the pool has one thread or there is a single item)."""
+        the pool has one thread, there is a single item or the first item shows that the
+        rest is quicker to solve here, see :data:`INLINE_BELOW`)."""
         if self._executor is None or len(items) <= 1:
             return [fn(solver, item) for item in items]
+        # the first item on the caller's thread: when the rest is forecast to take less
+        # than handing it to the threads costs, it is solved here too (a card late in a
+        # deal takes microseconds a world; the threads' round trips would double it)
+        start = time.perf_counter()
+        first = [fn(solver, items[0])]
+        rest = items[1:]
+        if (time.perf_counter() - start) * len(rest) < INLINE_BELOW:
+            return first + [fn(solver, item) for item in rest]
         # contiguous chunks, a few per thread: little overhead, and a slow world does not
         # leave the other threads idle for long
-        size = max(1, -(-len(items) // (self.threads * 4)))
-        chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        size = max(1, -(-len(rest) // (self.threads * 4)))
+        chunks = [rest[i : i + size] for i in range(0, len(rest), size)]
 
         def run(chunk: Sequence[T]) -> list[R]:
             own = self._solver()
             return [fn(own, item) for item in chunk]
 
-        out: list[R] = []
+        out: list[R] = first
         for part in self._executor.map(run, chunks):
             out.extend(part)
         return out
