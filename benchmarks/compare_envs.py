@@ -22,6 +22,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -151,8 +152,31 @@ def read_marker(folder: Path) -> dict[str, str] | None:
     return marker if Path(marker.get("python", "")).exists() else None
 
 
+#: extras every revision that defines them gets: the web server's (the server benchmarks
+#: need it; before the light install it was part of the package itself)
+ALWAYS_EXTRAS = ("server",)
+
+
+def extras_for(src: Path, asked: str) -> str:
+    """The extras to install from the revision at ``src``: those asked for and
+    :data:`ALWAYS_EXTRAS`, keeping only the ones its ``pyproject.toml`` defines.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "pyproject.toml").write_text('[project.optional-dependencies]\\nenvs = []\\n')
+    ...     extras_for(Path(d), "envs,ray")
+    'envs'
+    """
+    with open(src / "pyproject.toml", "rb") as f:
+        defined = tomllib.load(f).get("project", {}).get("optional-dependencies", {})
+    wanted = [e.strip() for e in asked.split(",") if e.strip()] + list(ALWAYS_EXTRAS)
+    return ",".join(dict.fromkeys(e for e in wanted if e in defined))
+
+
 def install(folder: Path, extras: str) -> Path:
-    """A fresh venv in ``folder/venv`` with ``folder/src`` installed (not editable); its python."""
+    """A fresh venv in ``folder/venv`` with ``folder/src`` installed (not editable) with
+    the extras of :func:`extras_for`; its python."""
+    extras = extras_for(folder / "src", extras)
     venv = folder / "venv"
     made = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True)
     if made.returncode != 0:

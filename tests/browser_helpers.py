@@ -115,6 +115,10 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Debian's chromium, launched once per module (a module's tests run in one xdist
+    worker: tests/conftest.py groups them). Not once per session: Playwright's sync API
+    keeps its event loop running on the thread while it is open, which would break every
+    other test of the worker that runs an event loop of its own."""
     if sync_playwright is None:
         pytest.fail("the browser tests need Playwright for Python: run `bash .ci/run` (it installs .[test])")
     if not os.path.exists(CHROMIUM):

@@ -1,6 +1,10 @@
-"""Running the ``paston`` command in process, as the command-line tests do."""
+"""Running the ``paston`` command in process, as the command-line tests do: ``invoke``,
+its output unwrapped, clean successes and failures, and ``paston play`` against random
+opponents (``play``) driven by ``DRIVE``, typed lines that suit every prompt."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
@@ -38,3 +42,15 @@ def assert_fails(result: Result, *needles: str, code: int | None = None) -> str:
     for needle in needles:
         assert needle in text, text
     return text
+
+
+# Always the first choice; at the discard prompt "1 2" (the two first cards). At other
+# prompts "1 2" is refused and the following "1" is taken, so the feed suits every prompt.
+DRIVE = "1 2\n1\n" * 2000
+
+
+def play(out: Path, *args: object, input: str) -> Result:
+    """A game against random opponents (fast) unless the test names others."""
+    if "--opponents" not in args:
+        args = ("--opponents", "random,random", *args)
+    return invoke("play", "--out", out, *args, input=input)

@@ -1,6 +1,10 @@
 """A throwaway Redis server, ``paston serve`` workers of a cluster on loopback, and
 players that play a seat through any worker, reconnecting to the next when theirs
-goes away (as a browser behind a load balancer would)."""
+goes away (as a browser behind a load balancer would); the cluster tests' fixtures
+(``redis_server``, once per module; ``database``, a PostgreSQL database of its own;
+``workers``, three workers over both), and what those tests read of a cluster: each
+table's owner in Redis, a table seated through several workers, the action rows of a
+table, and seats played until a deadline."""
 
 from __future__ import annotations
 
@@ -16,13 +20,19 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+from sqlalchemy import create_engine, text
 from tests.server_process import free_port, paston_command
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from paston.server.db import normalize_url
 
 
 class RedisServer:
@@ -231,3 +241,90 @@ def wait_for(check: Any, timeout: float, step: float = 0.1) -> Any:
         if value or time.monotonic() > deadline:
             return value
         time.sleep(step)
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[RedisServer]:
+    server = RedisServer()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def database(postgres_url: str) -> Iterator[str]:
+    """A database of its own on the test cluster (workers look at every open table in it)."""
+    name = f"paston_cluster_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(normalize_url(postgres_url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f"CREATE DATABASE {name}"))
+    url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
+    try:
+        yield url
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
+@pytest.fixture
+def workers(tmp_path: Path, database: str, redis_server: RedisServer) -> Iterator[list[Worker]]:
+    redis_server.cli("FLUSHALL")
+    started: list[Worker] = []
+    try:
+        for i in range(3):
+            started.append(Worker(tmp_path, database, redis_server.url, f"w{i}"))
+        yield started
+    finally:
+        for w in started:
+            w.stop()
+
+
+def owners(redis: RedisServer, tables: list[str]) -> list[str]:
+    return [redis.cli("GET", f"paston:owner:{t}").strip() for t in tables]
+
+
+def seated(workers: list[Worker], creator: int, target: int = 10) -> tuple[str, list[str]]:
+    """A table of three people made at one worker, its seats taken through the others."""
+    status, body = workers[creator].request(
+        "POST",
+        "/api/tables",
+        {"name": "Cluster", "rules": {"target": target}, "seats": [{"kind": "human"}] * 3},
+    )
+    assert status == 201, body
+    table = str(body["id"])
+    tokens = []
+    for seat in range(3):
+        status, body = workers[(creator + seat) % 3].request(
+            "POST", f"/api/tables/{table}/seats/{seat}", {"name": f"P{seat}"}
+        )
+        assert status == 200, body
+        tokens.append(str(body["token"]))
+    return table, tokens
+
+
+COLUMNS = "seq, seat, action, command_id, fence, created"
+
+
+def action_rows(database: str, table: str) -> list[dict[str, Any]]:
+    engine = create_engine(normalize_url(database))
+    with engine.connect() as c:
+        rows = c.execute(
+            text(f"SELECT {COLUMNS} FROM actions WHERE table_id = :t ORDER BY seq"),
+            {"t": table},
+        )
+        out = [dict(r._mapping) for r in rows]
+    engine.dispose()
+    return out
+
+
+def play(seats: list[Seat], seconds: float, during: Any = None) -> None:
+    async def run() -> None:
+        deadline = time.monotonic() + seconds
+        games = asyncio.gather(*(s.play(deadline) for s in seats))
+        if during is not None:
+            await during()
+        await games
+
+    asyncio.run(run())

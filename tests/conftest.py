@@ -1,8 +1,19 @@
-"""Shared fixtures: a real PostgreSQL server for the storage tests.
+"""Shared fixtures and the test tiers.
 
-``PASTON_TEST_POSTGRES_URL`` names a server to use; otherwise, when the PostgreSQL
-server programs are installed (``.ci/run`` installs Debian's ``postgresql``), a
-throwaway cluster is started for the test session and removed afterwards.
+A real PostgreSQL server for the storage tests: ``PASTON_TEST_POSTGRES_URL`` names a
+server to use; otherwise, when the PostgreSQL server programs are installed (``.ci/run``
+installs Debian's ``postgresql``), a throwaway cluster is started for the test session
+(one per xdist worker) and removed afterwards.
+
+Markers come from what a test uses (:func:`pytest_collection_modifyitems`), never by hand:
+``browser`` (chromium through Playwright), ``cluster`` (Redis and server workers),
+``postgres`` (the PostgreSQL cluster, also as the ``postgresql`` side of a database
+parameter) and ``slow`` (Ray, or a module that says ``SLOW = True``). The quick tier
+(``bash scripts/test --quick``) leaves out ``browser`` and ``cluster``.
+
+Hypothesis profiles: ``full`` (the default: each test's own example counts, as written)
+and ``quick`` (``PASTON_HYPOTHESIS=quick``, set by ``--quick``: tests that do not name
+their own ``max_examples`` try 25 examples instead of 100).
 """
 
 from __future__ import annotations
@@ -17,6 +28,92 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("full", settings.get_profile("default"))
+settings.register_profile("quick", max_examples=25)
+settings.load_profile(os.environ.get("PASTON_HYPOTHESIS", "full"))
+
+#: marker -> the fixtures that give it (a test using any of them, directly or through
+#: another fixture, gets the marker)
+MARKER_FIXTURES: dict[str, frozenset[str]] = {
+    "browser": frozenset({"browser", "open_page"}),
+    "cluster": frozenset({"redis_server", "workers"}),
+    "postgres": frozenset({"postgres_url"}),
+    "slow": frozenset({"ray_address"}),
+}
+MARKER_HELP = {
+    "browser": "drives Debian's chromium through Playwright",
+    "cluster": "starts Redis and paston serve workers",
+    "postgres": "uses the throwaway PostgreSQL cluster",
+    "slow": "starts Ray or is marked SLOW by its module",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, text in MARKER_HELP.items():
+        config.addinivalue_line("markers", f"{name}: {text} (applied by tests/conftest.py)")
+
+
+def markers_of(item: pytest.Item) -> set[str]:
+    """The tier markers of a collected test, from the fixtures it uses (see the docstring)."""
+    used = set(getattr(item, "fixturenames", ()))
+    found = {name for name, fixtures in MARKER_FIXTURES.items() if used & fixtures}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "postgresql" in callspec.params.values():
+        found.add("postgres")
+    module = getattr(item, "module", None)
+    if module is not None:
+        if module.__name__.rsplit(".", 1)[-1].startswith("test_browser_"):
+            found.add("browser")
+        if getattr(module, "SLOW", False):
+            found.add("slow")
+    return found
+
+
+def shares_with_its_module(item: pytest.Item) -> bool:
+    """Whether the test uses a fixture set up once for its module or class (a server, a
+    browser, Redis): such tests run in one xdist worker (``--dist loadgroup``), so the
+    fixture is set up once, not once per worker."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        definitions[-1].scope in ("module", "class", "package")
+        for definitions in info.name2fixturedefs.values()
+        if definitions
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        markers = markers_of(item)
+        for name in sorted(markers):
+            item.add_marker(name)
+        if markers & {"browser", "cluster", "slow"}:
+            # not traced for coverage (pytest-cov's marker): they wait on pages, servers and
+            # Ray with timeouts, and the tracer's cost made them flaky on two busy cores;
+            # what they run in process is covered by the in-process server tests
+            item.add_marker(pytest.mark.no_cover)
+        module = getattr(item, "module", None)
+        group = service_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+        elif module is not None and shares_with_its_module(item):
+            item.add_marker(pytest.mark.xdist_group(module.__name__))
+
+
+def service_group(item: pytest.Item) -> str | None:
+    """The xdist group of a test that starts heavy services, else ``None``: Redis with
+    server workers, and Ray, run one at a time in one group (two Ray instances at once on
+    two cores starve everything beside them). Browser tests are grouped by module, as
+    every test of a module-scoped fixture (the module's chromium), unless they use one
+    of those services too."""
+    names = {m.name for m in item.iter_markers()}
+    if names & {"cluster", "slow"}:
+        return "services"
+    return None
 
 
 def _free_port() -> int:

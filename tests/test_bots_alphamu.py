@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.bots_helpers import assert_same_choice, play_until
 
 from paston.bots import make_player
 from paston.bots.alphamu import AlphaMu, AlphaMuPlayer, Front, Node, front_max, front_min, root_node
@@ -19,7 +20,6 @@ from paston.deal import Deal, Phase
 from paston.scoring import DECLARER_NEEDS
 from paston.solver import Position, Solver
 from paston.views import DealView
-from test_bots_protocol import assert_same_choice, play_until
 
 SOLVER = Solver()
 masks = st.integers(min_value=0, max_value=0b11111)

@@ -16,8 +16,9 @@ import random
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.bots_helpers import played_to, swap_cards
 
-from paston.actions import PASS, SURRENDER, WHIST, Action, Kind
+from paston.actions import PASS, SURRENDER, WHIST, Kind
 from paston.bots.explain import Hint, explain
 from paston.bots.heuristic import HeuristicPlayer
 from paston.bots.pimc import BID_MARGIN, SURRENDER_SCORE, PimcPlayer
@@ -27,27 +28,6 @@ from paston.dealing import shuffled_deck
 from paston.errors import IllegalActionError
 
 LEVEL = 1  # the fastest level: these tests look at the shape, not the strength
-
-
-def played_to(deck: list[int], dealer: int, steps: int, seed: int) -> tuple[Deal, list[Action]]:
-    """A deal from ``deck`` after up to ``steps`` actions of seeded heuristic players."""
-    deal = Deal(deck, dealer=dealer)
-    bots = [HeuristicPlayer(seed=seed + s) for s in range(3)]
-    actions: list[Action] = []
-    while len(actions) < steps and deal.to_move is not None and not deal.is_over:
-        action = bots[deal.to_move].choose(deal.view(deal.to_move))
-        deal.apply(action)
-        actions.append(action)
-    return deal, actions
-
-
-def swap_cards(action: Action, x: int, y: int) -> Action:
-    """The action with cards ``x`` and ``y`` exchanged."""
-    if not action.cards:
-        return action
-    swap = {x: y, y: x}
-    idx = [swap.get(c.index, c.index) for c in action.cards]
-    return Action.play(idx[0]) if action.kind is Kind.PLAY else Action.discard(idx[0], idx[1])
 
 
 def check_shape(hint: Hint, deal: Deal, seed: int) -> None:

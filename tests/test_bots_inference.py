@@ -15,6 +15,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.bots_helpers import PHASES, _at, assert_same_choice, play_until, played_to, swap_cards
 
 from helpers import act, make_deal, play_cards
 from paston.bots import make_player
@@ -33,8 +34,6 @@ from paston.cards import JACK_OF_SPADES, SEVEN_OF_SPADES, CardSet
 from paston.deal import Deal, Phase
 from paston.dealing import shuffled_deck
 from paston.rules import Rules
-from test_bots_explain import played_to, swap_cards
-from test_bots_protocol import PHASES, _at, assert_same_choice, play_until
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,6 +15,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.bots_helpers import PHASES, _at, assert_same_choice, play_until, random_deal
 
 from paston.actions import SURRENDER, Action, Kind
 from paston.bots import PLAYERS, make_player, player_choices
@@ -25,7 +26,6 @@ from paston.bots.noisy import BEGINNER, NoisyHeuristicPlayer, simple_card, soft_
 from paston.bots.pimc import Level
 from paston.bots.registry import PLAYERS_BY_NAME
 from paston.deal import Deal, Phase
-from test_bots_protocol import PHASES, _at, assert_same_choice, play_until, random_deal
 
 LEVELS = (1, 2, 3, 4, 5)
 

@@ -35,8 +35,7 @@ from tests.browser_helpers import (  # noqa: F401 (fixtures)
     server,
     sit,
 )
-from tests.cluster_helpers import RedisServer, Worker
-from tests.test_server_cluster import action_rows, database, redis_server, workers  # noqa: F401
+from tests.cluster_helpers import RedisServer, Worker, action_rows, database, redis_server, workers  # noqa: F401
 
 from paston.server.db import ActionRow
 

@@ -9,11 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.cli_helpers import DRIVE, assert_ok, play
 
-from cli_helpers import assert_ok
 from paston.record import read_file
 from paston.summary import deal_summary
-from test_cli_play import DRIVE, play
 
 
 def test_r7_each_deal_ends_with_its_summary(tmp_path: Path) -> None:

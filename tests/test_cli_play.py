@@ -8,21 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
+from tests.cli_helpers import DRIVE, assert_fails, assert_ok, flat, invoke, play
 
-from cli_helpers import assert_fails, assert_ok, flat, invoke
 from paston.record import read_file
-
-# Always the first choice; at the discard prompt "1 2" (the two first cards). At other
-# prompts "1 2" is refused and the following "1" is taken, so the feed suits every prompt.
-DRIVE = "1 2\n1\n" * 2000
-
-
-def play(out: Path, *args: object, input: str) -> Result:
-    """A game against random opponents (fast) unless the test names others."""
-    if "--opponents" not in args:
-        args = ("--opponents", "random,random", *args)
-    return invoke("play", "--out", out, *args, input=input)
 
 
 def lines(*typed: str) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -35,7 +37,7 @@ def scores_of(output: str) -> tuple[str, str, str]:
     return rows[0][3], rows[1][3], rows[2][3]
 
 
-# --- score: the README's examples -----------------------------------------------------
+# --- score: the examples of docs/guide/score.md -----------------------------------------
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
@@ -143,7 +145,7 @@ def saved(path: Path) -> dict[str, object]:
     return data
 
 
-def test_sheet_round_trip_as_in_the_readme(tmp_path: Path) -> None:
+def test_sheet_round_trip_as_in_the_guide(tmp_path: Path) -> None:
     ev = tmp_path / "evening.json"
     result = sheet("new", ev, "--players", "Ana,Bo,Cy")
     assert_ok(result)
@@ -412,3 +414,36 @@ def test_every_command_refuses_an_output_file_in_a_missing_folder_alike(
     result = invoke(*(str(out) if a == "{out}" else a for a in args), input="quit\n")
     assert_fails(result, f"cannot write {out}: the folder {out.parent} does not exist", code=2)
     assert not out.parent.exists()
+
+
+# --- the guide's examples, as written ---------------------------------------------------
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide" / "score.md"
+
+
+def guide_commands() -> list[tuple[list[str], str]]:
+    """``paston …`` lines of the guide's sh blocks: (arguments after 'paston', comment)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"^```sh\n(.*?)^```", text, flags=re.M | re.S):
+        for line in block.splitlines():
+            command, _, comment = line.strip().partition("#")
+            if command.startswith("paston "):
+                out.append((shlex.split(command)[1:], comment.strip()))
+    return out
+
+
+def test_score_guide_examples_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``paston`` line of docs/guide/score.md, in order, in an empty directory: each
+    ``score`` gives the scores its comment says, and the sheet ends as the guide leaves it."""
+    monkeypatch.chdir(tmp_path)
+    commands = guide_commands()
+    assert {args[0] for args, _ in commands} == {"score", "sheet"}
+    assert {args[1] for args, _ in commands if args[0] == "sheet"} == {"new", "add", "show", "undo"}
+    for args, comment in commands:
+        result = invoke(*args)
+        assert_ok(result)
+        if args[0] == "score":
+            assert comment, f"paston {' '.join(args)} has no expected scores"
+            assert scores_of(result.output) == tuple(s.strip() for s in comment.split(",")), args
+    data = saved(tmp_path / "evening.json")
+    assert len(data["deals"]) == 1  # type: ignore[arg-type]  # two deals added, the last undone

@@ -33,6 +33,9 @@ from paston.eval.selfplay import run_selfplay
 from paston.eval.tournament import DealResultRow
 from paston.record import read_file
 
+#: Ray instances are started here (tests/conftest.py runs these tests with the other services)
+SLOW = True
+
 ROOT = Path(__file__).resolve().parents[1]
 PASTON = str(Path(sys.executable).with_name("paston"))
 PLAYERS = "heuristic,random"

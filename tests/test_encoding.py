@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.bots_helpers import played_to, swap_cards
 
 from helpers import act, make_deal, play_cards, weighted_choice
 from paston import encoding as enc
@@ -28,7 +29,6 @@ from paston.encoding_fast import DealEncoder
 from paston.errors import ParseError
 from paston.match import Match
 from paston.rules import PRESETS, Rules
-from test_bots_explain import played_to, swap_cards
 
 RULE_SETS = list(PRESETS.values())
 

@@ -8,13 +8,12 @@ import copy
 import json
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.fairness_helpers import DOC, doc_verifier, run_doc_verifier
 
 from cli_helpers import assert_fails, assert_ok, invoke
 from helpers import play_out
@@ -24,8 +23,6 @@ from paston.errors import RecordError
 from paston.match import Match
 from paston.record import from_record, to_record
 
-ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "FAIRNESS.md"
 SECRET = bytes(range(32)).hex()
 SEEDS = ["11" * 32, "22" * 32, "33" * 32]
 
@@ -295,29 +292,6 @@ def test_paston_verify_unreadable(text: str, tmp_path: Path) -> None:
 
 
 # --- the doc's verifier ----------------------------------------------------------------
-def doc_verifier(tmp_path: Path) -> Path:
-    """The Python block of docs/FAIRNESS.md's 'A verifier in a page', as a file."""
-    text = DOC.read_text(encoding="utf-8")
-    section = text[text.index("## A verifier in a page") :]
-    found = re.search(r"```python\n(.*?)```", section, flags=re.S)
-    assert found is not None
-    path = tmp_path / "verify_paston.py"
-    path.write_text(found.group(1), encoding="utf-8")
-    return path
-
-
-def run_doc_verifier(tmp_path: Path, record: dict[str, Any]) -> subprocess.CompletedProcess[str]:
-    data = tmp_path / "game.json"
-    data.write_text(json.dumps(record), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-I", str(doc_verifier(tmp_path)), str(data)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_the_docs_verifier_is_standard_library_only(tmp_path: Path) -> None:
     source = doc_verifier(tmp_path).read_text(encoding="utf-8")
     imports = re.findall(r"^\s*(?:import|from \S+ import) .*$", source, flags=re.M)

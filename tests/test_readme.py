@@ -1,4 +1,6 @@
-"""The README tells the truth: its quickstart, its test command, its commands."""
+"""The README tells the truth: its quickstart and its test command; and the command
+reference it points to (docs/guide/cli.md) lists every subcommand, with examples that run
+as written."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from paston.record import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+#: the command reference (the README's section "The `paston` command" before the docs site)
+CLI_PAGE = ROOT / "docs" / "guide" / "cli.md"
 
 
 def section(title: str) -> str:
@@ -27,6 +31,12 @@ def section(title: str) -> str:
     found = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S)
     assert found, f"README has no section {title!r}"
     return found.group(1)
+
+
+def page(path: Path) -> str:
+    """The whole text of a documentation page."""
+    assert path.exists(), f"{path.relative_to(ROOT)} is missing"
+    return path.read_text(encoding="utf-8")
 
 
 def shell_blocks(text: str) -> list[str]:
@@ -63,7 +73,7 @@ def test_quickstart_has_exactly_two_shell_commands() -> None:
     assert len(commands) == 2, commands
     play, tests = commands
     assert play.endswith("paston serve")
-    assert "pip install ." in play
+    assert "pip install '.[server]'" in play  # the web app needs the server extra
     assert tests == "bash scripts/test"
     script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
     assert "pip install -q -e '.[test]'" in script
@@ -130,9 +140,9 @@ def test_quickstart_python_version_matches_the_package() -> None:
     assert f"Python {version.group(1)}+" in text
 
 
-# --- the paston command ---------------------------------------------------------------
+# --- the paston command (docs/guide/cli.md) ---------------------------------------------
 def documented_subcommands() -> set[str]:
-    text = section("The `paston` command")
+    text = page(CLI_PAGE)
     return {args[0] for args, _ in paston_commands(text)}
 
 
@@ -169,7 +179,7 @@ def test_every_documented_subcommand_has_help() -> None:
 
 
 def test_sheet_subcommands_of_the_readme_exist() -> None:
-    text = section("The `paston` command")
+    text = page(CLI_PAGE)
     documented = {args[1] for args, _ in paston_commands(text) if args[0] == "sheet"}
     assert documented == {"new", "add", "show", "undo"}
     help_text = flat(invoke("sheet", "--help").output)
@@ -199,16 +209,16 @@ def test_installed_script_help_lists_every_subcommand() -> None:
         assert re.search(rf"\b{name}\b", text), f"{name} missing from the installed paston --help"
 
 
-# --- the README's examples, run in order ------------------------------------------------
+# --- the command reference's examples, run in order --------------------------------------
 def _expected_scores(comment: str) -> list[str]:
     return [s.strip() for s in comment.split(",")]
 
 
 def test_readme_command_examples_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every ``paston …`` line of the command section, in order, in an empty directory
+    """Every ``paston …`` line of the command reference, in order, in an empty directory
     (simulate makes 20 games instead of 1000 to stay fast)."""
     monkeypatch.chdir(tmp_path)
-    for args, comment in paston_commands(section("The `paston` command")):
+    for args, comment in paston_commands(page(CLI_PAGE)):
         if args[0] == "simulate" and "--games" in args:
             args = list(args)
             args[args.index("--games") + 1] = "20"
@@ -227,3 +237,16 @@ def test_readme_command_examples_run_as_written(tmp_path: Path, monkeypatch: pyt
     assert read_file(tmp_path / "ana.json")[0].seats[0] == "Ana"
     assert len(read_file(tmp_path / "games.jsonl")) == 20
     assert (tmp_path / "evening.json").exists()
+
+
+def test_terminal_guide_examples_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/guide/terminal.md: the game it plays, then what it does with the record."""
+    monkeypatch.chdir(tmp_path)
+    commands = paston_commands(page(ROOT / "docs" / "guide" / "terminal.md"))
+    assert [args[0] for args, _ in commands] == ["play", "replay", "check", "analyze"]
+    for args, _ in commands:
+        feed = "1 2\n1\n" * 3000 if args[0] == "play" else None
+        result = invoke(*args, input=feed)
+        assert result.exit_code == 0, f"paston {' '.join(args)}:\n{result.output}"
+    assert read_file(tmp_path / "ana.json")[0].seats[0] == "Ana"
+    assert "ana.json: OK" in invoke("check", "ana.json").output

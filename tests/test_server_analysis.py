@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
-from tests.test_server_finished import manager_of
-from tests.test_server_storage import any_db
+from tests.db_helpers import any_db
+from tests.ws_helpers import manager_of
 
 __all__ = ["any_db"]  # the fixture, used by name
 

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 from fastapi.testclient import TestClient
+from tests.ws_helpers import HUMANS, client, db_url
 
 from paston.bots.base import PLAYERS, player_choices
 from paston.bots.registry import DEFAULT_PLAYER
@@ -21,9 +22,8 @@ from paston.server.manager import TableManager
 from paston.server.seating import Seat
 from paston.server.serialize import PublicHistory, view_json
 from paston.server.table import Table
-from test_server_ws import HUMANS, client, db_url
 
-__all__ = ["client", "db_url"]  # the fixtures, shared with test_server_ws
+__all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 
 
 def test_meta_lists_the_players_and_the_rule_switches_exactly(client: TestClient) -> None:

@@ -7,94 +7,26 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-import pytest
-from sqlalchemy import create_engine, text
-from tests.cluster_helpers import RedisServer, Seat, Worker, wait_for
+from tests.cluster_helpers import (
+    RedisServer,
+    Seat,
+    Worker,
+    action_rows,
+    database,
+    owners,
+    play,
+    redis_server,
+    seated,
+    wait_for,
+    workers,
+)
 
 from paston.record import read_record, to_record
-from paston.server.db import normalize_url
 
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer()
-    try:
-        yield server
-    finally:
-        server.close()
-
-
-@pytest.fixture
-def database(postgres_url: str) -> Iterator[str]:
-    """A database of its own on the test cluster (workers look at every open table in it)."""
-    name = f"paston_cluster_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(normalize_url(postgres_url), isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(text(f"CREATE DATABASE {name}"))
-    url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
-    try:
-        yield url
-    finally:
-        with admin.connect() as c:
-            c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
-
-
-@pytest.fixture
-def workers(tmp_path: Path, database: str, redis_server: RedisServer) -> Iterator[list[Worker]]:
-    redis_server.cli("FLUSHALL")
-    started: list[Worker] = []
-    try:
-        for i in range(3):
-            started.append(Worker(tmp_path, database, redis_server.url, f"w{i}"))
-        yield started
-    finally:
-        for w in started:
-            w.stop()
-
-
-def owners(redis: RedisServer, tables: list[str]) -> list[str]:
-    return [redis.cli("GET", f"paston:owner:{t}").strip() for t in tables]
-
-
-def seated(workers: list[Worker], creator: int, target: int = 10) -> tuple[str, list[str]]:
-    """A table of three people made at one worker, its seats taken through the others."""
-    status, body = workers[creator].request(
-        "POST",
-        "/api/tables",
-        {"name": "Cluster", "rules": {"target": target}, "seats": [{"kind": "human"}] * 3},
-    )
-    assert status == 201, body
-    table = str(body["id"])
-    tokens = []
-    for seat in range(3):
-        status, body = workers[(creator + seat) % 3].request(
-            "POST", f"/api/tables/{table}/seats/{seat}", {"name": f"P{seat}"}
-        )
-        assert status == 200, body
-        tokens.append(str(body["token"]))
-    return table, tokens
-
-
-COLUMNS = "seq, seat, action, command_id, fence, created"
-
-
-def action_rows(database: str, table: str) -> list[dict[str, Any]]:
-    engine = create_engine(normalize_url(database))
-    with engine.connect() as c:
-        rows = c.execute(
-            text(f"SELECT {COLUMNS} FROM actions WHERE table_id = :t ORDER BY seq"),
-            {"t": table},
-        )
-        out = [dict(r._mapping) for r in rows]
-    engine.dispose()
-    return out
+__all__ = ["database", "redis_server", "workers"]  # the fixtures (tests/cluster_helpers.py)
 
 
 def check_game(database: str, worker: Worker, table: str, seats: list[Seat]) -> None:
@@ -111,17 +43,6 @@ def check_game(database: str, worker: Worker, table: str, seats: list[Seat]) -> 
     match, fairness = read_record(record)  # the same decks and actions, in one process
     assert to_record(match, fairness) == record
     assert match.is_over
-
-
-def play(seats: list[Seat], seconds: float, during: Any = None) -> None:
-    async def run() -> None:
-        deadline = time.monotonic() + seconds
-        games = asyncio.gather(*(s.play(deadline) for s in seats))
-        if during is not None:
-            await during()
-        await games
-
-    asyncio.run(run())
 
 
 def test_one_owner_per_table_moves_through_any_worker_and_fenced_commits(

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from tests.test_server_cluster_fencing import engine  # noqa: F401 (the fixture: SQLite, PostgreSQL)
+from tests.db_helpers import engine  # noqa: F401 (the fixture: SQLite, PostgreSQL)
 
 from paston.rules import Rules
 from paston.server.cluster.fencing import bump_fence

@@ -6,14 +6,12 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import select, text
 from sqlalchemy.engine import Engine
+from tests.db_helpers import engine
 
 from paston.server.actionlog import ActionLog
 from paston.server.cluster.fencing import bump_fence, current_fence, open_table_ids
@@ -23,33 +21,10 @@ from paston.server.db import (
     TableRow,
     make_engine,
     migrate,
-    normalize_url,
     now,
 )
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 'fence.db'}")
-        migrate(engine)
-        yield engine
-        engine.dispose()
-        return
-    base: str = request.getfixturevalue("postgres_url")
-    name = f"paston_fence_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(normalize_url(base), isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(text(f"CREATE DATABASE {name}"))
-    engine = make_engine(base.rsplit("/", 1)[0] + f"/{name}")
-    migrate(engine)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        with admin.connect() as c:
-            c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+__all__ = ["engine"]  # the fixture (tests/db_helpers.py): SQLite and PostgreSQL
 
 
 def add_table(engine: Engine, table_id: str) -> None:

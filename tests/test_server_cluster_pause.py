@@ -8,8 +8,15 @@ import json
 import time
 from typing import Any
 
-from tests.cluster_helpers import RedisServer, Worker, wait_for
-from tests.test_server_cluster import database, owners, redis_server, workers  # noqa: F401 (fixtures)
+from tests.cluster_helpers import (  # noqa: F401 (fixtures)
+    RedisServer,
+    Worker,
+    database,
+    owners,
+    redis_server,
+    wait_for,
+    workers,
+)
 from websockets.sync.client import ClientConnection, connect
 
 

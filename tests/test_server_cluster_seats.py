@@ -12,13 +12,16 @@ import time
 from typing import Any
 
 from sqlalchemy import create_engine, text
-from tests.cluster_helpers import RedisServer, Seat, Worker, wait_for
-from tests.test_server_cluster import (  # noqa: F401 (fixtures)
+from tests.cluster_helpers import (  # noqa: F401 (fixtures)
+    RedisServer,
+    Seat,
+    Worker,
     action_rows,
     database,
     play,
     redis_server,
     seated,
+    wait_for,
     workers,
 )
 from websockets.asyncio.client import connect

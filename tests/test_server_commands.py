@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.db_helpers import any_db
+from tests.ws_helpers import HUMANS, new_table, receive_state, take
 
 from paston.server.app import create_app
-from test_server_storage import any_db
-from test_server_ws import HUMANS, new_table, receive_state, take
 
-__all__ = ["any_db"]  # the fixture, shared with test_server_storage
+__all__ = ["any_db"]  # the fixture (tests/db_helpers.py): SQLite and PostgreSQL
 
 
 def answer(ws: Any) -> dict[str, Any]:

@@ -5,10 +5,9 @@ and the lobby never shows that seat free."""
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
+from tests.ws_helpers import HUMANS, client, db_url, receive_state
 
-from test_server_ws import HUMANS, client, db_url, receive_state
-
-__all__ = ["client", "db_url"]  # the fixtures, shared with test_server_ws
+__all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 
 BOTS_AND_ME = [{"kind": "bot", "bot": "random"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
 

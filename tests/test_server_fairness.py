@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.fairness_helpers import run_doc_verifier
 
 from cli_helpers import assert_ok, invoke
 from paston.cards import ALL_CARDS
 from paston.fairness import derive_deck, server_seed
 from paston.record import from_record, read_record, to_record
 from paston.server.app import create_app
-from test_fairness import run_doc_verifier
 
 HUMANS = [{"kind": "human"}] * 3
 TIMEOUT = 0.3  # seconds a deal waits for seeds in these tests

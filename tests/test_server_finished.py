@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.ws_helpers import manager_of
 
 from paston.rules import Rules
 from paston.server.app import create_app
@@ -34,12 +35,6 @@ def db_url(tmp_path: Path) -> str:
 def client(db_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, bot_delay=0.0, keep_finished=2)) as c:
         yield c
-
-
-def manager_of(client: TestClient) -> TableManager:
-    manager = client.app.state.manager  # type: ignore[attr-defined]
-    assert isinstance(manager, TableManager)
-    return manager
 
 
 def play_to_the_end(client: TestClient, seats: list[dict[str, Any]] = BOTS) -> str:

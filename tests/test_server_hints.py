@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.ws_helpers import HUMANS, new_table, receive_state, take
 
 from paston.actions import Action, Kind
 from paston.bots.explain import explain
 from paston.server.app import create_app
 from paston.server.botjobs import decision_seed
 from paston.server.hints import HINT_SEED
-from test_server_ws import HUMANS, new_table, receive_state, take
 
 KINDS = {
     "auction": {Kind.BID, Kind.PASS},

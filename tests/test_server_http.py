@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.server_process import paston_command
 
 from paston.server.app import STATIC, create_app
-from test_server_serve import _command
 
 HUMANS = [{"kind": "human"}] * 3
 
@@ -194,7 +194,7 @@ def test_serve_sets_the_limits_and_believes_only_trusted_proxies(tmp_path: Path)
     args = ["--create-burst", "2", "--create-every", "600", "--trusted-proxy", "192.0.2.0/24,127.0.0.1"]
     proc = subprocess.Popen(
         [
-            *_command(),
+            *paston_command(),
             "serve",
             "--port",
             str(port),
@@ -221,7 +221,7 @@ def test_serve_sets_the_limits_and_believes_only_trusted_proxies(tmp_path: Path)
 
 def test_serve_refuses_a_bad_trusted_proxy_in_one_line(tmp_path: Path) -> None:
     done = subprocess.run(
-        [*_command(), "serve", "--port", str(_port()), "--trusted-proxy", "10.0.0.0/40"],
+        [*paston_command(), "serve", "--port", str(_port()), "--trusted-proxy", "10.0.0.0/40"],
         capture_output=True,
         text=True,
         env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.ws_helpers import client, db_url
 
 from paston.contracts import LADDER, Contract
 from paston.rules import PRESETS, Rules
 from paston.scoring import apply_totals, declarer_score, defender_score, surrender_scores, uncontested_scores
 from paston.server.learn import score_table
-from test_server_ws import client, db_url
 
-__all__ = ["client", "db_url"]  # the fixtures, shared with test_server_ws
+__all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 
 
 def rows_of(facts: dict[str, object]) -> dict[tuple[str, int | None], list[int]]:

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from tests.db_helpers import any_db
 
 from paston.server.app import create_app
 from paston.server.db import TableRow, make_engine, session_factory
 from paston.server.limits import CreationGate, Limits, client_key, parse_networks
-from test_server_storage import any_db
 
-__all__ = ["any_db"]  # the fixture: SQLite and PostgreSQL
+__all__ = ["any_db"]  # the fixture (tests/db_helpers.py): SQLite and PostgreSQL
 
 HUMANS = [{"kind": "human"}] * 3
 PROXY = "10.0.0.1"

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.server_process import paston_command
 
 from paston.server.app import create_app
 from paston.server.limits import Limits
 from paston.server.lobby import MAX_CHANGES, Lobby
-from test_server_serve import _command
 
 HUMANS = [{"kind": "human"}] * 3
 MANY = Limits(create_burst=100, tables_per_client=100)  # one client makes many tables
@@ -134,7 +134,7 @@ def test_the_server_stops_at_once_with_lobby_streams_open(tmp_path: Path) -> Non
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     url = f"sqlite:///{tmp_path / 'paston.db'}"
     proc = subprocess.Popen(
-        [*_command(), "serve", "--port", str(port), "--database-url", url],
+        [*paston_command(), "serve", "--port", str(port), "--database-url", url],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

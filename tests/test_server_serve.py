@@ -7,16 +7,11 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
-
-
-def _command() -> list[str]:
-    script = Path(sys.executable).parent / "paston"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "paston.cli"]
+from tests.server_process import paston_command
 
 
 def _port() -> int:
@@ -28,7 +23,7 @@ def _port() -> int:
 def _serve(database_url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     return subprocess.run(
-        [*_command(), "serve", "--port", str(_port()), "--database-url", database_url],
+        [*paston_command(), "serve", "--port", str(_port()), "--database-url", database_url],
         capture_output=True,
         text=True,
         env=env,
@@ -77,7 +72,7 @@ def test_running_is_said_once_the_server_listens_and_the_password_is_masked(
     port = _port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     proc = subprocess.Popen(
-        [*_command(), "serve", "--port", str(port), "--database-url", url, "--bot-delay", "0"],
+        [*paston_command(), "serve", "--port", str(port), "--database-url", url, "--bot-delay", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -15,30 +15,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
+from tests.db_helpers import any_db
+from tests.ws_helpers import HUMANS, act_in_turn, new_table, play_three_humans, take
 from websockets.sync.client import connect
 
 from paston.record import from_record
 from paston.server.app import create_app
-from test_server_ws import HUMANS, act_in_turn, new_table, play_three_humans, take
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'paston.db'}"
-    url = str(request.getfixturevalue("postgres_url"))
-    # a clean schema for each test
-    from sqlalchemy import text
-
-    from paston.server.db import make_engine
-
-    engine = make_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
-    engine.dispose()
-    return url
+__all__ = ["any_db"]  # the fixture (tests/db_helpers.py): SQLite and PostgreSQL
 
 
 def test_storage_keeps_tables_across_restarts(any_db: str) -> None:

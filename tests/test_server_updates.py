@@ -9,11 +9,11 @@ import random
 from typing import Any
 
 from fastapi.testclient import TestClient
+from tests.ws_helpers import HUMANS, client, db_url, known_codes, new_table, receive_state, take
 
 from paston.server.connection import MAX_OUTBOX, Connection
-from test_server_ws import HUMANS, client, db_url, known_codes, new_table, receive_state, take
 
-__all__ = ["client", "db_url"]  # the fixtures, shared with test_server_ws
+__all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 
 SHARED = ("table", "sheet", "deals", "winners", "previous_trick", "last_deal", "next_deal")
 

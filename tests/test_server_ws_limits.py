@@ -24,13 +24,13 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.ws_helpers import HUMANS, new_table, receive_state, take
 from websockets.asyncio.client import connect as aconnect
 from websockets.sync.client import connect
 
 from paston.server import connection
 from paston.server.app import create_app
 from paston.server.manager import MAX_SEAT_CONNECTIONS, TableManager
-from test_server_ws import HUMANS, new_table, receive_state, take
 
 
 def manager_of(app: FastAPI) -> TableManager:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from paston.actions import Event
+from paston.actions import Action, Event
 from paston.cards import ALL_CARDS, Card, CardSet
 from paston.contracts import Contract
 from paston.phases import Phase
@@ -235,6 +235,11 @@ class DealState:
     def events_since(self, start: int) -> tuple[Event, ...]:
         """The actions applied from index ``start`` on."""
         return tuple(self._log[start:])
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to move: the deal's rules decide them
+        (:meth:`paston.deal.Deal.legal_actions`); a bare state does not know them."""
+        raise NotImplementedError("a DealState's legal actions are its Deal's")
 
     @property
     def result(self) -> DealResult | None:

@@ -15,20 +15,16 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from paston.actions import BID_BASE, DISCARD_BASE, PASS_ID, SURRENDER_ID, TRUMP_BASE, WHIST_ID, Action
 from paston.cards import SUIT_MASKS, SUIT_NAMES, CardSet
 from paston.contracts import Contract, allowed_trumps
+from paston.deal_state import DealState
 from paston.errors import IllegalActionError
 from paston.phases import Phase
 from paston.tricks import playable
 
-if TYPE_CHECKING:
-    from paston.deal import Deal
 
-
-def why_illegal(deal: Deal, action: Action, seat: int | None = None) -> IllegalActionError | None:
+def why_illegal(deal: DealState, action: Action, seat: int | None = None) -> IllegalActionError | None:
     """``None`` if ``action`` is legal for the seat to move (and that is ``seat``, when
     given), else the error explaining why. Nothing is changed."""
     phase = deal.phase
@@ -62,7 +58,7 @@ def _phase_error(phase: Phase, action: Action, to_move: int) -> IllegalActionErr
     )
 
 
-def _play_error(deal: Deal, action: Action, to_move: int) -> IllegalActionError | None:
+def _play_error(deal: DealState, action: Action, to_move: int) -> IllegalActionError | None:
     if action.id >= 32:
         return _phase_error(Phase.PLAY, action, to_move)
     hand = deal.hand_mask(to_move)
@@ -92,7 +88,7 @@ def _play_error(deal: Deal, action: Action, to_move: int) -> IllegalActionError 
     )
 
 
-def _auction_error(deal: Deal, action: Action, to_move: int) -> IllegalActionError | None:
+def _auction_error(deal: DealState, action: Action, to_move: int) -> IllegalActionError | None:
     aid = action.id
     if aid == PASS_ID:
         return None
@@ -119,7 +115,7 @@ def _auction_error(deal: Deal, action: Action, to_move: int) -> IllegalActionErr
     return None
 
 
-def _discard_error(deal: Deal, action: Action, to_move: int) -> IllegalActionError | None:
+def _discard_error(deal: DealState, action: Action, to_move: int) -> IllegalActionError | None:
     if action.id < DISCARD_BASE:
         return _phase_error(Phase.DISCARD, action, to_move)
     hand = deal.hand_mask(to_move)
@@ -134,7 +130,7 @@ def _discard_error(deal: Deal, action: Action, to_move: int) -> IllegalActionErr
     return None
 
 
-def _trump_error(deal: Deal, action: Action, to_move: int) -> IllegalActionError | None:
+def _trump_error(deal: DealState, action: Action, to_move: int) -> IllegalActionError | None:
     aid = action.id
     if aid == SURRENDER_ID:
         return None

@@ -19,19 +19,17 @@ CardSet.parse('')
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
 from paston.actions import Action, Kind
 from paston.cards import Card, CardSet
 from paston.contracts import Contract
+from paston.deal_state import DealState
 from paston.phases import Phase
 from paston.result import DealResult, Redeal
 from paston.rules import Rules
 from paston.tricks import Trick
-
-if TYPE_CHECKING:
-    from paston.deal import Deal
 
 
 class ViewEvent(NamedTuple):
@@ -95,13 +93,13 @@ class DealView:
 
 # Per deal: (events seen, history as everybody sees it, history as the declarer sees it).
 # Immutable tuples, extended as the deal goes on; kept only while the deal lives.
-_SHOWN: WeakKeyDictionary[Deal, tuple[int, tuple[ViewEvent, ...], tuple[ViewEvent, ...]]] = (
+_SHOWN: WeakKeyDictionary[DealState, tuple[int, tuple[ViewEvent, ...], tuple[ViewEvent, ...]]] = (
     WeakKeyDictionary()
 )
 _EMPTY: tuple[int, tuple[ViewEvent, ...], tuple[ViewEvent, ...]] = (0, (), ())
 
 
-def shown_history(deal: Deal, seat: int | None) -> tuple[ViewEvent, ...]:
+def shown_history(deal: DealState, seat: int | None) -> tuple[ViewEvent, ...]:
     """The deal's actions as ``seat`` saw them (``None``: a spectator). Another seat's
     discard is an act without its cards (R4.1); the declarer sees its own. Built once per
     new action for every view of the deal.
@@ -126,13 +124,13 @@ def shown_history(deal: Deal, seat: int | None) -> tuple[ViewEvent, ...]:
     return full if seat is not None and seat == deal.declarer else public
 
 
-def release_history(deal: Deal) -> None:
+def release_history(deal: DealState) -> None:
     """Drop the shown history built for ``deal`` (it is built again if a view asks): a
     game lets go of the memos of its older deals, which nobody views any more."""
     _SHOWN.pop(deal, None)
 
 
-def seat_view(deal: Deal, seat: int | None, totals: tuple[int, int, int]) -> DealView:
+def seat_view(deal: DealState, seat: int | None, totals: tuple[int, int, int]) -> DealView:
     """Build the view of ``seat`` (``None`` for the public view)."""
     if seat is not None and (type(seat) is not int or not 0 <= seat <= 2):
         raise ValueError(f"seat must be 0, 1 or 2, not {seat!r}")

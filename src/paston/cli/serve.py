@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import typer
 
 from paston.cli.common import fail
+
+#: what ``paston serve`` imports that the bare package does not install (the ``server`` extra)
+SERVER_PACKAGES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets")
+
+
+def missing_server_packages() -> list[str]:
+    """The packages of the ``server`` extra that cannot be imported here.
+
+    >>> set(missing_server_packages()) <= set(SERVER_PACKAGES)
+    True
+    """
+    return [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
 
 
 def serve(
@@ -59,7 +73,7 @@ def serve(
         None,
         "--redis-url",
         help="redis://HOST:PORT/DB: run as one worker of a cluster sharing the --database-url "
-        "(PostgreSQL) with the others; needs the `cluster` extra (pip install 'paston[cluster]').",
+        "(PostgreSQL) with the others; needs the `cluster` extra (pip install 'paston\\[cluster]').",
     ),
     # --- limits for a public server (see paston.server.limits.Limits) ---
     trusted_proxy: list[str] = typer.Option(
@@ -96,11 +110,20 @@ def serve(
         help="Largest record file (bytes) a person may open in the replay viewer.",
     ),
 ) -> None:
-    """Start the Paston web server; open the printed address in a browser."""
+    """Start the Paston web server; open the printed address in a browser.
+
+    Needs the ``server`` extra (``pip install 'paston[server]'``)."""
     import contextlib
     import gc
     import socket
 
+    missing = missing_server_packages()
+    if missing:
+        fail(
+            f"paston serve needs the web server's packages ({', '.join(missing)} not installed): "
+            "pip install 'paston[server]'",
+            2,
+        )
     import uvicorn
 
     from paston.server.app import create_app

@@ -34,9 +34,10 @@ import logging
 import multiprocessing
 import os
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -52,9 +53,7 @@ from paston.rules import Rules
 from paston.server.db import AnalysisRow, now
 from paston.server.errors import TableError
 from paston.server.http import error_response
-
-if TYPE_CHECKING:
-    from paston.server.manager import TableManager
+from paston.server.table import Table
 
 log = logging.getLogger("paston.server.analysis")
 
@@ -312,14 +311,15 @@ class Analyses:
         return self._done.get(key)
 
 
-def add_analysis_routes(app: FastAPI, manager: TableManager) -> None:
-    """``GET /api/tables/{id}/deals/{n}/analysis`` over ``manager.analyses``."""
+def add_analysis_routes(app: FastAPI, analyses: Analyses, table_of: Callable[[str], Table]) -> None:
+    """``GET /api/tables/{id}/deals/{n}/analysis`` over ``analyses``; ``table_of`` finds
+    a table by its id (raising the server's 404 ``TableError``, as the manager's ``get``)."""
 
     @app.get("/api/tables/{table_id}/deals/{number}/analysis", response_model=None)
     async def deal_analysis(table_id: str, number: int) -> dict[str, Any] | JSONResponse:
-        table = manager.get(table_id)
+        table = table_of(table_id)
         try:
-            result = await manager.analyses.get(table.id, table.match.deals, number)
+            result = await analyses.get(table.id, table.match.deals, number)
         except TableError as err:
             return error_response(404, err.code, str(err))
         if result is None:

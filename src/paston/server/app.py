@@ -307,7 +307,7 @@ def create_app(
     async def game_record(table_id: str) -> dict[str, Any]:
         return manager.record(table_id)
 
-    add_analysis_routes(app, manager)
+    add_analysis_routes(app, manager.analyses, manager.get)
 
     # --- live tables ------------------------------------------------------------------------
     if cluster is None:

@@ -26,13 +26,12 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from paston.server.db import FencedOut
 from paston.server.errors import TableError
-from paston.server.table import NEXT_DEAL_SECONDS, Table
+from paston.server.table import NEXT_DEAL_SECONDS, Pause, Table
 
 __all__ = [
     "MAX_NEXT_DEAL_SECONDS",
@@ -56,23 +55,6 @@ _LOOK_EVERY = 1.0
 RESUME_GRACE = 10.0
 
 _log = logging.getLogger(__name__)
-
-
-@dataclass(eq=False)
-class Pause:
-    """A finished deal on show: its index, how long at most, who must press Next."""
-
-    deal: int
-    seconds: float
-    expected: frozenset[int]
-    started: float = field(default_factory=time.monotonic)
-    pressed: set[int] = field(default_factory=set)
-    timer: asyncio.Task[None] | None = None
-    grace_until: float | None = None  # resumed: everyone seated holds it until then (monotonic)
-
-    def ends_in(self) -> float:
-        """Seconds until the pause ends by itself."""
-        return max(0.0, self.started + self.seconds - time.monotonic())
 
 
 def waiting(table: Table) -> tuple[int, ...]:

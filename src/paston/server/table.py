@@ -8,19 +8,16 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paston.match import Match
 from paston.rules import Rules
 from paston.scoring import reset_seats
 from paston.server.botjobs import BotSeat
 from paston.server.commands import RecentCommands
+from paston.server.connection import Connection
 from paston.server.decks import SeedRound
 from paston.server.seating import Seat, seat_names_of
-
-if TYPE_CHECKING:
-    from paston.server.connection import Connection
-    from paston.server.pause import Pause
 
 #: Seconds a finished deal stays on show (see :mod:`paston.server.pause`), unless the table says.
 NEXT_DEAL_SECONDS = 30.0
@@ -66,6 +63,24 @@ def table_summary(
             for i, s in enumerate(seats)
         ],
     }
+
+
+@dataclass(eq=False)
+class Pause:
+    """A finished deal on show: its index, how long at most, who must press Next (the
+    pause itself is run by :mod:`paston.server.pause`)."""
+
+    deal: int
+    seconds: float
+    expected: frozenset[int]
+    started: float = field(default_factory=time.monotonic)
+    pressed: set[int] = field(default_factory=set)
+    timer: asyncio.Task[None] | None = None
+    grace_until: float | None = None  # resumed: everyone seated holds it until then (monotonic)
+
+    def ends_in(self) -> float:
+        """Seconds until the pause ends by itself."""
+        return max(0.0, self.started + self.seconds - time.monotonic())
 
 
 @dataclass

@@ -12,22 +12,38 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from paston.server.cluster.bus import Bus
 from paston.server.errors import TableError
 from paston.server.http import error_response
-
-if TYPE_CHECKING:
-    from paston.server.cluster.node import ClusterNode
-    from paston.server.table import Table
+from paston.server.manager import TableManager
+from paston.server.table import Table
 
 FORWARDED = b"x-paston-forwarded"
 _TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
 #: Largest request body forwarded (the replay upload has its own route, not forwarded).
 MAX_BODY = 1_000_000
 _STATUS = {"no-table": 404}
+
+
+class Placing(Protocol):
+    """What forwarding needs of a worker (:class:`~paston.server.cluster.node.ClusterNode`
+    has it): where a table is played, the bus to the others, its own application and
+    tables."""
+
+    @property
+    def bus(self) -> Bus: ...
+
+    @property
+    def app(self) -> ASGIApp | None: ...
+
+    @property
+    def manager(self) -> TableManager: ...
+
+    async def place(self, table_id: str) -> str | None: ...
 
 
 async def _body(receive: Receive) -> bytes:
@@ -50,7 +66,7 @@ async def _body(receive: Receive) -> bytes:
 class Forwarding:
     """Sends requests about tables owned elsewhere to their owner."""
 
-    def __init__(self, app: ASGIApp, node: ClusterNode) -> None:
+    def __init__(self, app: ASGIApp, node: Placing) -> None:
         self.app = app
         self.node = node
 
@@ -98,7 +114,7 @@ class Forwarding:
         await send({"type": "http.response.body", "body": str(answer_["body"]).encode("latin-1")})
 
 
-async def answer(node: ClusterNode, request: dict[str, Any]) -> None:
+async def answer(node: Placing, request: dict[str, Any]) -> None:
     """Run a forwarded request through this worker's application and reply with its answer."""
     body = str(request.get("body", "")).encode("latin-1")
     headers = [(str(k).encode("latin-1"), str(v).encode("latin-1")) for k, v in request.get("headers", [])]
@@ -148,7 +164,7 @@ async def answer(node: ClusterNode, request: dict[str, Any]) -> None:
     )
 
 
-async def rematch_at_owner(node: ClusterNode, old: Table, token: str | None) -> dict[str, Any] | None:
+async def rematch_at_owner(node: Placing, old: Table, token: str | None) -> dict[str, Any] | None:
     """The answer to a rematch of ``old`` (a finished table, played here) when its new
     table is owned by another worker: the asker's seat there (with their seat token of
     ``old``) is taken by that worker, through its own ``POST …/seats/<seat>``. ``None``:
