@@ -5,13 +5,12 @@ view only; every other asker gets an error in the usual shape."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
-from tests.ws_helpers import HUMANS, new_table, receive_state, take
+from tests.ws_helpers import HUMANS, client, db_url, new_table, receive_state, take
+
+__all__ = ["client", "db_url"]  # the fixtures, used by name
 
 from paston.actions import Action, Kind
 from paston.bots.explain import explain
@@ -26,17 +25,6 @@ KINDS = {
     "defence": {Kind.WHIST, Kind.PASS},
     "play": {Kind.PLAY},
 }
-
-
-@pytest.fixture()
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'paston.db'}"
-
-
-@pytest.fixture()
-def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, bot_delay=0.0)) as c:
-        yield c
 
 
 def practice_table(client: TestClient, seats: list[dict[str, Any]] = HUMANS) -> str:
