@@ -12,8 +12,9 @@ parameter) and ``slow`` (Ray, or a module that says ``SLOW = True``). The quick 
 (``bash scripts/test --quick``) leaves out ``browser`` and ``cluster``.
 
 Hypothesis profiles: ``full`` (the default: each test's own example counts, as written)
-and ``quick`` (``PASTON_HYPOTHESIS=quick``, set by ``--quick``: tests that do not name
-their own ``max_examples`` try 25 examples instead of 100).
+and ``quick`` (``PASTON_HYPOTHESIS=quick``, set by ``--quick`` and by the sanitized solver
+run: every property test tries at most 25 examples, those that name a larger
+``max_examples`` of their own included; see :func:`cap_examples`).
 """
 
 from __future__ import annotations
@@ -30,9 +31,21 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
+QUICK_EXAMPLES = 25
 settings.register_profile("full", settings.get_profile("default"))
-settings.register_profile("quick", max_examples=25)
-settings.load_profile(os.environ.get("PASTON_HYPOTHESIS", "full"))
+settings.register_profile("quick", max_examples=QUICK_EXAMPLES)
+PROFILE = os.environ.get("PASTON_HYPOTHESIS", "full")
+settings.load_profile(PROFILE)
+
+
+def cap_examples(item: pytest.Item, cap: int) -> None:
+    """Give a property test that names its own ``max_examples`` above ``cap`` a copy of
+    its settings with ``cap`` examples (the quick profile caps only tests that do not
+    name one). Tests that are not hypothesis tests are left alone."""
+    function = getattr(item, "obj", None)
+    own = getattr(function, "_hypothesis_internal_use_settings", None)
+    if own is not None and own.max_examples > cap:
+        function._hypothesis_internal_use_settings = settings(own, max_examples=cap)  # type: ignore[union-attr]
 
 #: marker -> the fixtures that give it (a test using any of them, directly or through
 #: another fixture, gets the marker)
@@ -88,6 +101,8 @@ def shares_with_its_module(item: pytest.Item) -> bool:
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        if PROFILE == "quick":
+            cap_examples(item, QUICK_EXAMPLES)
         markers = markers_of(item)
         for name in sorted(markers):
             item.add_marker(name)
