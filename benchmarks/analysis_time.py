@@ -9,7 +9,7 @@ collected. Three measures per deal, each printing median, mean, p90 and max:
 - fresh solver: ``analyze_deal`` in this process with a new solver (a worker's first deal);
 - warm solver: the same with one solver kept across deals (a worker's later deals);
 - server worker: what the server does when a deal ends — the deal sent to a worker
-  process (``paston.server.analysis``), analysed there, the result sent back — timed from
+  process (``paston.server.work.deal_analysis``), analysed there, the result sent back — timed from
   the submission to the answer (the database write, a few ms, is not included);
 - with ``--server-games N``: the whole server (``create_app``, one analysis worker, an
   SQLite file) while N games of heuristic players are played at ``--bot-delay`` seconds a
@@ -31,8 +31,8 @@ from paston.bots.pimc import DEFAULT_LEVEL
 from paston.bots.runner import seeded_game
 from paston.deal import Deal
 from paston.eval.analysis import analyze_deal
-from paston.server.analysis import DealJob, analysis_executor, run_analysis
-from paston.server.app import create_app
+from paston.server.web.app import create_app
+from paston.server.work.deal_analysis import DealJob, analysis_executor, run_analysis
 from paston.solver import Solver
 
 

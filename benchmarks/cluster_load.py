@@ -150,7 +150,7 @@ def postgres_server(given: str | None) -> Iterator[str]:
 def fresh_database(server: str) -> Iterator[str]:
     from sqlalchemy import create_engine, text
 
-    from paston.server.db import normalize_url
+    from paston.server.store.db import normalize_url
 
     name = f"paston_bench_{uuid.uuid4().hex[:8]}"
     admin = create_engine(normalize_url(server), isolation_level="AUTOCOMMIT")

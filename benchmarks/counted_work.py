@@ -144,7 +144,7 @@ def server_counts(actions: int) -> dict[str, float]:
     from sqlalchemy import event
     from starlette.websockets import WebSocket
 
-    from paston.server.app import create_app
+    from paston.server.web.app import create_app
 
     sent: Counter[str] = Counter()
     real_send = WebSocket.send_text

@@ -4,7 +4,7 @@ and its JSON) and the bytes it adds to a full state, over games of many deals.
     python benchmarks/enddeal_summary.py [--games 20] [--deals 40] [--seed 1]
 
 Every full state and every update after a deal's end carries the summary of the last
-scored deal (server/messages.py), so it should cost well under a millisecond.
+scored deal (server/tables/messages.py), so it should cost well under a millisecond.
 """
 
 from __future__ import annotations

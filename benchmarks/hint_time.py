@@ -6,7 +6,7 @@ Plays random deals with heuristic players (fast, and they bid, declare and defen
 people do) and, at every decision with a real choice (more than one legal action),
 times :func:`paston.bots.explain.explain` on the seat's view: median, p90 and max per
 kind, and how many took over 2 s. ``--budget`` is the time budget the server gives a
-hint (``paston.server.hints.HINT_BUDGET``); ``--budget 0`` times the full sample count.
+hint (``paston.server.tables.hints.HINT_BUDGET``); ``--budget 0`` times the full sample count.
 The server's target: every hint within 2 s at the default level.
 
 Then, end to end, ``--server-deals`` deals at a practice table of an in-process server
@@ -28,7 +28,7 @@ from paston.bots.heuristic import HeuristicPlayer
 from paston.bots.pimc import DEFAULT_LEVEL
 from paston.deal import Deal
 from paston.dealing import shuffled_deck
-from paston.server.hints import HINT_BUDGET
+from paston.server.tables.hints import HINT_BUDGET
 
 KINDS = {"AUCTION": "bid or pass", "DISCARD": "discard", "TRUMP": "trump or surrender",
          "DEFENCE": "whist or pass", "PLAY": "card"}  # fmt: skip
@@ -40,7 +40,7 @@ def server_times(deals: int) -> dict[str, list[float]]:
 
     from fastapi.testclient import TestClient
 
-    from paston.server.app import create_app
+    from paston.server.web.app import create_app
 
     times: dict[str, list[float]] = defaultdict(list)
     with (

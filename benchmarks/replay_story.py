@@ -19,8 +19,8 @@ import time
 from paston.bots.runner import seeded_game
 from paston.record import to_record
 from paston.rules import TARGET_RANGE, Rules
-from paston.server.limits import Limits
-from paston.server.replayjobs import story_of_record
+from paston.server.web.limits import Limits
+from paston.server.web.replayjobs import story_of_record
 
 
 def main() -> None:

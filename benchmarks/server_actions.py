@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from paston.rules import Rules
-from paston.server.connection import Connection
-from paston.server.db import make_engine, migrate, session_factory
-from paston.server.manager import TableManager
+from paston.server.store.db import make_engine, migrate, session_factory
+from paston.server.tables.connection import Connection
+from paston.server.tables.manager import TableManager
 
 
 async def run(args: argparse.Namespace) -> None:

@@ -30,9 +30,9 @@ from typing import Any
 from rich.progress import track
 
 from paston.rules import Rules
-from paston.server.db import TableRow, make_engine, migrate, session_factory
-from paston.server.manager import TableManager
-from paston.server.storage import TableStore
+from paston.server.store.db import TableRow, make_engine, migrate, session_factory
+from paston.server.tables.manager import TableManager
+from paston.server.tables.tablestore import TableStore
 
 
 async def play(manager: TableManager, rng: random.Random, *, target: int, finish: bool) -> str:

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 import uvicorn
 
-from paston.server.app import create_app
-from paston.server.limits import Limits
+from paston.server.web.app import create_app
+from paston.server.web.limits import Limits
 
 try:
     from playwright.sync_api import Browser, Page, sync_playwright

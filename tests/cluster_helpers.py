@@ -32,7 +32,7 @@ from tests.server_process import free_port, paston_command
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from paston.server.db import normalize_url
+from paston.server.store.db import normalize_url
 
 
 class RedisServer:

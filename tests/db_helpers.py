@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
-from paston.server.db import make_engine, migrate, normalize_url
+from paston.server.store.db import make_engine, migrate, normalize_url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

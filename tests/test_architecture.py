@@ -1,5 +1,6 @@
-"""The shape of the package: no import cycles, the engine below everything else,
-cohesive modules, tests that share code through helper modules only.
+"""The shape of the package: no import cycles, the engine below everything else, the
+server's rooms each below the next, no two modules of one name, cohesive modules, tests
+that share code through helper modules only.
 
 Imports are read from the source: every ``import`` and ``from … import``, at any depth,
 those under ``if TYPE_CHECKING:`` included (a cycle of types is a cycle of knowledge,
@@ -120,7 +121,7 @@ def _package_edges(graph: dict[str, set[str]]) -> dict[str, set[str]]:
 
 
 def test_the_import_walk_sees_the_package() -> None:
-    assert "paston.deal" in GRAPH and "paston.server.app" in GRAPH
+    assert "paston.deal" in GRAPH and "paston.server.web.app" in GRAPH
     assert "paston.actions" in GRAPH["paston.deal"]
     assert "paston.views" in GRAPH["paston.deal"]
     # an import under TYPE_CHECKING is an edge too
@@ -162,6 +163,90 @@ def test_the_engine_imports_only_the_engine(module: str) -> None:
     server, the computer players, the solver, the command line or any user interface."""
     outside = sorted(t for t in GRAPH[module] if t not in ENGINE and t != "paston")
     assert outside == [], f"{module} imports {outside}"
+
+
+#: The rooms of the server, lowest first: a module of a room imports only its own room and
+#: the rooms before it. The cluster is beside them: it may import any room, and only
+#: ``paston.server.web.app`` (which wires it in) imports it.
+SERVER_ROOMS = ("table_error", "store", "work", "tables", "web")
+CLUSTER = "cluster"
+
+
+def _room(module: str) -> str | None:
+    """The server's room of ``module`` (its first name under ``paston.server``), if any."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["paston", "server"] and len(parts) > 2 else None
+
+
+def _room_breaches(graph: dict[str, set[str]]) -> list[str]:
+    """Every import against the rooms' order: a room importing a later room or the cluster,
+    a module other than the app importing the cluster, the cluster importing the app."""
+    app = "paston.server.web.app"
+    found = []
+    for module, targets in sorted(graph.items()):
+        room = _room(module)
+        for target in sorted(targets):
+            other = _room(target)
+            if other is None or other == room:
+                continue
+            if other == CLUSTER:
+                ok = module == app
+            elif room in SERVER_ROOMS:
+                ok = other in SERVER_ROOMS and SERVER_ROOMS.index(other) < SERVER_ROOMS.index(room)
+            else:  # the cluster, or outside the server (the command line)
+                ok = target != app or room is None
+            if not ok:
+                found.append(f"{module} -> {target}")
+    return found
+
+
+def test_the_server_is_in_its_rooms() -> None:
+    rooms = {_room(name) for name in MODULES} - {None}
+    assert rooms == {*SERVER_ROOMS, CLUSTER}
+    assert _room("paston.server.tables.table") == "tables" and _room("paston.server") is None
+
+
+def test_the_room_check_finds_a_breach() -> None:
+    probe = {
+        "paston.server.store.db": {"paston.server.web.http", "paston.server.table_error"},
+        "paston.server.tables.table": {"paston.server.cluster.node", "paston.server.work.botjobs"},
+        "paston.server.work.botpool": {"paston.server.tables.table"},
+        "paston.server.cluster.node": {"paston.server.web.app", "paston.server.web.websocket"},
+        "paston.server.web.app": {"paston.server.cluster.node"},
+    }
+    assert _room_breaches(probe) == [
+        "paston.server.cluster.node -> paston.server.web.app",
+        "paston.server.store.db -> paston.server.web.http",
+        "paston.server.tables.table -> paston.server.cluster.node",
+        "paston.server.work.botpool -> paston.server.tables.table",
+    ]
+
+
+def test_the_server_rooms_import_only_the_rooms_below_them() -> None:
+    """table_error < store < work < tables < web: the database knows no table, the
+    background work no live table, the tables no web face; only the app knows the cluster."""
+    assert _room_breaches(GRAPH) == []
+
+
+#: The names two modules still share, outside the server (whose side of each was renamed):
+#: a command of ``paston.cli`` named after the ``paston.eval`` module it runs, and the
+#: solver's card costs beside the evaluation's deal analysis. No other name may be shared.
+SHARED_NAMES = {
+    "analysis.py": ["eval", "solver"],
+    "selfplay.py": ["cli", "eval"],
+    "tournament.py": ["cli", "eval"],
+}
+
+
+def test_no_two_modules_share_a_name() -> None:
+    """A module's file name says which it is (``__init__.py`` apart), so that a traceback,
+    a log line or a search finds one module."""
+    folders: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name != "__init__.py":
+            folders.setdefault(path.name, []).append(path.parent.relative_to(PACKAGE).as_posix())
+    shared = {name: places for name, places in folders.items() if len(places) > 1}
+    assert shared == SHARED_NAMES
 
 
 # Every source file counts, the compiled cores (C and their headers) and the translations

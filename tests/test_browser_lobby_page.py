@@ -19,7 +19,7 @@ from browser_helpers import (
 )
 from paston.bots.base import PLAYERS, player_choices
 from paston.rules import PRESETS, Rules
-from paston.server.limits import Limits
+from paston.server.web.limits import Limits
 
 __all__ = ["browser", "open_page", "server"]  # the fixtures, from browser_helpers
 

@@ -37,7 +37,7 @@ from tests.browser_helpers import (  # noqa: F401 (fixtures)
 )
 from tests.cluster_helpers import RedisServer, Worker, action_rows, database, redis_server, workers  # noqa: F401
 
-from paston.server.db import ActionRow
+from paston.server.store.db import ActionRow
 
 try:
     from playwright.sync_api import WebSocketRoute

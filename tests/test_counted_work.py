@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from paston.deal import Deal
-from paston.server.actionlog import ActionLog
-from paston.server.connection import Connection
+from paston.server.store.actionlog import ActionLog
+from paston.server.tables.connection import Connection
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,12 +22,12 @@ from tests.ws_helpers import manager_of
 
 __all__ = ["any_db"]  # the fixture, used by name
 
-import paston.server.analysis as server_analysis
+import paston.server.work.deal_analysis as server_analysis
 from paston.deal import Deal
 from paston.eval.analysis import analyze_deal
-from paston.server.analysis import Analyses
-from paston.server.app import create_app
-from paston.server.db import TableRow, open_database, session_factory
+from paston.server.store.db import TableRow, open_database, session_factory
+from paston.server.web.app import create_app
+from paston.server.work.deal_analysis import Analyses
 from paston.solver import Solver
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 3

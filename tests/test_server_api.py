@@ -16,12 +16,12 @@ from paston.bots.base import PLAYERS, player_choices
 from paston.bots.registry import DEFAULT_PLAYER
 from paston.match import Match
 from paston.rules import PRESETS, Rules
-from paston.server.db import make_engine, migrate, session_factory
-from paston.server.errors import TableError
-from paston.server.manager import TableManager
-from paston.server.seating import Seat
-from paston.server.serialize import PublicHistory, view_json
-from paston.server.table import Table
+from paston.server.store.db import make_engine, migrate, session_factory
+from paston.server.table_error import TableError
+from paston.server.tables.manager import TableManager
+from paston.server.tables.seating import Seat
+from paston.server.tables.serialize import PublicHistory, view_json
+from paston.server.tables.table import Table
 
 __all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 

@@ -21,13 +21,14 @@ from fastapi.testclient import TestClient
 
 from paston.actions import Action
 from paston.cards import Card, CardSet
-from paston.server import botpool, bots
-from paston.server.app import create_app
-from paston.server.botjobs import BotSeat, Job, decision_seed, decode, run_job
-from paston.server.botpool import ProcessBotPool
-from paston.server.limits import Limits
-from paston.server.manager import TableManager
-from paston.server.table import Table
+from paston.server.tables import seat_bots
+from paston.server.tables.manager import TableManager
+from paston.server.tables.table import Table
+from paston.server.web.app import create_app
+from paston.server.web.limits import Limits
+from paston.server.work import botpool
+from paston.server.work.botjobs import BotSeat, Job, decision_seed, decode, run_job
+from paston.server.work.botpool import ProcessBotPool
 
 HUMAN = {"kind": "human"}
 # these tests make many tables from one test client: the creation limits are not tested here
@@ -152,13 +153,13 @@ def test_a_decision_that_overruns_falls_back_and_the_game_goes_on(
     pool = pool_of(client)
     pool.hard_timeout = 1e-6  # no worker can answer in time: every decision overruns
     table = new_table(client, [bot("pimc", 5)] * 3)
-    with caplog.at_level(logging.WARNING, logger="paston.server.bots"):
+    with caplog.at_level(logging.WARNING, logger="paston.server.work.botpool"):
         ws = watch(client, table)
         try:
             watch_until(ws, lambda s: s["version"] >= 6)
         finally:
             ws.__exit__(None, None, None)
-    lines = [r.getMessage() for r in caplog.records if r.name == "paston.server.bots"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "paston.server.work.botpool"]
     assert len(lines) >= 6 and pool.fallbacks >= 6
     assert all(f"at table {table}" in line and "no decision within" in line for line in lines[:6])
     assert "heuristic played" in lines[0]
@@ -171,7 +172,7 @@ def test_a_killed_worker_is_replaced_and_the_game_goes_on(
     pool = pool_of(client)
     table = new_table(client, [bot("pimc", 5)] * 3, target=1000)
     killed: list[int] = []
-    with caplog.at_level(logging.WARNING, logger="paston.server.bots"):
+    with caplog.at_level(logging.WARNING, logger="paston.server.work.botpool"):
         ws = watch(client, table)
         try:
             for _ in range(5):  # kill the worker while it decides (a few tries: pimc may be quick)
@@ -309,7 +310,7 @@ def hidden_from(table: Table, seat: int) -> int:
 def test_a_worker_gets_only_the_seats_view(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     made: dict[int, int] = {}  # id of a job -> the cards hidden from its seat when it was made
     sent: list[tuple[int, bytes]] = []
-    job_for, encode = bots.job_for, botpool.encode
+    job_for, encode = seat_bots.job_for, botpool.encode
 
     def recording_job_for(table: Table, seat: int, seat_bot: BotSeat, budget: float | None) -> Job:
         job = job_for(table, seat, seat_bot, budget)
@@ -321,7 +322,7 @@ def test_a_worker_gets_only_the_seats_view(client: TestClient, monkeypatch: pyte
         sent.append((made[id(job)], data))
         return data
 
-    monkeypatch.setattr(bots, "job_for", recording_job_for)
+    monkeypatch.setattr(seat_bots, "job_for", recording_job_for)
     monkeypatch.setattr(botpool, "encode", recording_encode)
     # games of several deals until 20 decisions were sent (the decks are random: a deal
     # may end after a few bids, and a game to 60 after a few deals)

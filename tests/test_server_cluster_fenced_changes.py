@@ -1,4 +1,4 @@
-"""Every change of a table is fenced, not only moves (storage.check_fence, the one check
+"""Every change of a table is fenced, not only moves (tablestore.check_fence, the one check
 of db.fence_check): a worker whose table was claimed by another (its token bumped)
 cannot take a seat, start a rematch, retire the table, open it again or write the end
 of the game; the database is left as it was, and the table leaves the stale worker's
@@ -18,10 +18,10 @@ from tests.db_helpers import engine  # noqa: F401 (the fixture: SQLite, PostgreS
 
 from paston.rules import Rules
 from paston.server.cluster.fencing import bump_fence
-from paston.server.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, session_factory
-from paston.server.manager import TableManager
-from paston.server.retire import Retirer
-from paston.server.table import Table
+from paston.server.store.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, session_factory
+from paston.server.tables.manager import TableManager
+from paston.server.tables.retire import Retirer
+from paston.server.tables.table import Table
 
 PEOPLE = [{"kind": "human"}] * 3
 

@@ -13,9 +13,9 @@ from sqlalchemy import select, text
 from sqlalchemy.engine import Engine
 from tests.db_helpers import engine
 
-from paston.server.actionlog import ActionLog
 from paston.server.cluster.fencing import bump_fence, current_fence, open_table_ids
-from paston.server.db import (
+from paston.server.store.actionlog import ActionLog
+from paston.server.store.db import (
     ActionRow,
     FencedOut,
     TableRow,

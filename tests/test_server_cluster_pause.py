@@ -1,5 +1,5 @@
 """A table whose owner dies while a finished deal is on show (the pause after a deal,
-server/pause.py): the worker that takes it over goes on with the pause for the time it
+server/tables/pause.py): the worker that takes it over goes on with the pause for the time it
 had left, so the players still see the deal's account, and deals on once they press Next."""
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ from tests.cluster_helpers import (  # noqa: F401 (fixtures)
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from paston.server.db import normalize_url
-from paston.server.seating import hash_token
+from paston.server.store.db import normalize_url
+from paston.server.tables.seating import hash_token
 
 
 def seat_rows(database: str, table: str) -> list[tuple[int, str | None, str | None]]:  # noqa: F811

@@ -14,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from tests.db_helpers import any_db
 from tests.ws_helpers import HUMANS, new_table, receive_state, take
 
-from paston.server.app import create_app
+from paston.server.web.app import create_app
 
 __all__ = ["any_db"]  # the fixture (tests/db_helpers.py): SQLite and PostgreSQL
 

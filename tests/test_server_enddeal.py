@@ -1,4 +1,4 @@
-"""The end of a deal over the WebSocket (paston.server.pause): the table shows the
+"""The end of a deal over the WebSocket (paston.server.tables.pause): the table shows the
 finished deal's summary until each person whose client shows it presses Next, or the
 table's ``next_deal_seconds`` pass; computer players never hold it up; the hands come
 only once the deal is over; a restart goes on with the pause for the time it had left."""
@@ -17,9 +17,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from paston.server import pause
-from paston.server.app import create_app
-from paston.server.db import ActionRow, make_engine, now
+from paston.server.store.db import ActionRow, make_engine, now
+from paston.server.tables import pause
+from paston.server.web.app import create_app
 
 HUMANS = [{"kind": "human"}] * 3
 CODES = {r + s for r in "789TJQKA" for s in "SCDH"}

@@ -24,7 +24,7 @@ from cli_helpers import assert_ok, invoke
 from paston.cards import ALL_CARDS
 from paston.fairness import derive_deck, server_seed
 from paston.record import from_record, read_record, to_record
-from paston.server.app import create_app
+from paston.server.web.app import create_app
 
 HUMANS = [{"kind": "human"}] * 3
 TIMEOUT = 0.3  # seconds a deal waits for seeds in these tests
@@ -327,8 +327,8 @@ def test_a_table_dealt_before_paston_deck_1_goes_on_after_the_upgrade(db_url: st
     from alembic.config import Config
     from sqlalchemy import text
 
-    from paston.server import db
-    from paston.server.decks import deck_from_seed, legacy_commitment
+    from paston.server.store import db
+    from paston.server.tables.decks import deck_from_seed, legacy_commitment
 
     engine = db.make_engine(db_url)
     config = Config()

@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 from tests.ws_helpers import manager_of
 
 from paston.rules import Rules
-from paston.server.app import create_app
-from paston.server.manager import TableManager
+from paston.server.tables.manager import TableManager
+from paston.server.web.app import create_app
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 3
 
@@ -166,8 +166,8 @@ def test_a_connection_never_joins_a_game_that_left_memory(tmp_path: Path) -> Non
     # the manager holds, never a dropped copy.
     import asyncio
 
-    from paston.server.connection import Connection
-    from paston.server.db import make_engine, migrate, session_factory
+    from paston.server.store.db import make_engine, migrate, session_factory
+    from paston.server.tables.connection import Connection
 
     async def scenario() -> None:
         engine = make_engine(f"sqlite:///{tmp_path / 'race.db'}")

@@ -14,9 +14,9 @@ __all__ = ["client", "db_url"]  # the fixtures, used by name
 
 from paston.actions import Action, Kind
 from paston.bots.explain import explain
-from paston.server.app import create_app
-from paston.server.botjobs import decision_seed
-from paston.server.hints import HINT_SEED
+from paston.server.tables.hints import HINT_SEED
+from paston.server.web.app import create_app
+from paston.server.work.botjobs import decision_seed
 
 KINDS = {
     "auction": {Kind.BID, Kind.PASS},

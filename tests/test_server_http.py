@@ -22,7 +22,7 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.server_process import paston_command
 
-from paston.server.app import STATIC, create_app
+from paston.server.web.app import STATIC, create_app
 
 HUMANS = [{"kind": "human"}] * 3
 
@@ -158,7 +158,7 @@ def test_client_files_are_cached_for_a_year_and_compressed(client: TestClient) -
 
 
 def test_the_version_changes_with_the_files(tmp_path: Path) -> None:
-    from paston.server.http import static_version
+    from paston.server.web.http import static_version
 
     folder = tmp_path / "static"
     folder.mkdir()

@@ -10,7 +10,7 @@ from tests.ws_helpers import client, db_url
 from paston.contracts import LADDER, Contract
 from paston.rules import PRESETS, Rules
 from paston.scoring import apply_totals, declarer_score, defender_score, surrender_scores, uncontested_scores
-from paston.server.learn import score_table
+from paston.server.web.learn import score_table
 
 __all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 

@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from tests.db_helpers import any_db
 
-from paston.server.app import create_app
-from paston.server.db import TableRow, make_engine, session_factory
-from paston.server.limits import CreationGate, Limits, client_key, parse_networks
+from paston.server.store.db import TableRow, make_engine, session_factory
+from paston.server.web.app import create_app
+from paston.server.web.limits import CreationGate, Limits, client_key, parse_networks
 
 __all__ = ["any_db"]  # the fixture (tests/db_helpers.py): SQLite and PostgreSQL
 

@@ -18,9 +18,9 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.server_process import paston_command
 
-from paston.server.app import create_app
-from paston.server.limits import Limits
-from paston.server.lobby import MAX_CHANGES, Lobby
+from paston.server.web.app import create_app
+from paston.server.web.limits import Limits
+from paston.server.web.lobby import MAX_CHANGES, Lobby
 
 HUMANS = [{"kind": "human"}] * 3
 MANY = Limits(create_burst=100, tables_per_client=100)  # one client makes many tables

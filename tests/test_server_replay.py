@@ -1,7 +1,7 @@
-"""The replay the server tells (``server/replay.py``), its endpoints (``GET
+"""The replay the server tells (``server/work/replay_story.py``), its endpoints (``GET
 /api/tables/<id>/replay``, ``POST /api/replay``) and how they are built away from the event
-loop (``server/replayjobs.py``): bad records are refused naming the problem, large ones by
-the size limit of :class:`~paston.server.limits.Limits`.
+loop (``server/web/replayjobs.py``): bad records are refused naming the problem, large ones by
+the size limit of :class:`~paston.server.web.limits.Limits`.
 
 The story's facts are checked against the record and the engine's rule functions
 (``tricks.trick_winner`` for R6.3, ``scoring.reset_seats`` for R8.2), not against itself.
@@ -27,10 +27,10 @@ from paston.cards import ALL_CARDS
 from paston.record import to_record
 from paston.rules import Rules
 from paston.scoring import reset_seats
-from paston.server.app import create_app
-from paston.server.limits import LimitError, Limits
-from paston.server.replay import players_of_names, replay_story
-from paston.server.replayjobs import RecordRefused, ReplayBuilder, story_of_record
+from paston.server.web.app import create_app
+from paston.server.web.limits import LimitError, Limits
+from paston.server.web.replayjobs import RecordRefused, ReplayBuilder, story_of_record
+from paston.server.work.replay_story import players_of_names, replay_story
 from paston.tricks import trick_winner
 
 INDEX = {str(c): c.index for c in ALL_CARDS}

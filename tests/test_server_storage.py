@@ -21,7 +21,7 @@ from tests.ws_helpers import HUMANS, act_in_turn, new_table, play_three_humans, 
 from websockets.sync.client import connect
 
 from paston.record import from_record
-from paston.server.app import create_app
+from paston.server.web.app import create_app
 
 __all__ = ["any_db"]  # the fixture (tests/db_helpers.py): SQLite and PostgreSQL
 
@@ -145,7 +145,7 @@ def test_killed_server_continues_every_table(tmp_path: Path) -> None:
 def test_sqlite_log_is_checkpointed_in_the_background(tmp_path: Path) -> None:
     """Commits never wait for a checkpoint (autocheckpoint is off); the checkpointer
     copies the write-ahead log into the database, and empties it when it stops."""
-    from paston.server.db import WalCheckpointer, make_engine
+    from paston.server.store.db import WalCheckpointer, make_engine
 
     db = tmp_path / "wal.db"
     engine = make_engine(f"sqlite:///{db}")

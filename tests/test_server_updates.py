@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from tests.ws_helpers import HUMANS, client, db_url, known_codes, new_table, receive_state, take
 
-from paston.server.connection import MAX_OUTBOX, Connection
+from paston.server.tables.connection import MAX_OUTBOX, Connection
 
 __all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 

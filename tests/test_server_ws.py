@@ -21,7 +21,7 @@ from tests.ws_helpers import (
 
 from paston.cards import ALL_CARDS
 from paston.record import from_record
-from paston.server.app import create_app
+from paston.server.web.app import create_app
 
 __all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 

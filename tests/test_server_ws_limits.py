@@ -28,9 +28,9 @@ from tests.ws_helpers import HUMANS, new_table, receive_state, take
 from websockets.asyncio.client import connect as aconnect
 from websockets.sync.client import connect
 
-from paston.server import connection
-from paston.server.app import create_app
-from paston.server.manager import MAX_SEAT_CONNECTIONS, TableManager
+from paston.server.tables import connection
+from paston.server.tables.manager import MAX_SEAT_CONNECTIONS, TableManager
+from paston.server.web.app import create_app
 
 
 def manager_of(app: FastAPI) -> TableManager:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from paston.server.app import create_app
-from paston.server.manager import TableManager
+from paston.server.tables.manager import TableManager
+from paston.server.web.app import create_app
 
 ALL_CODES = {r + s for r in "789TJQKA" for s in "SCDH"}
 

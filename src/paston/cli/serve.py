@@ -75,7 +75,7 @@ def serve(
         help="redis://HOST:PORT/DB: run as one worker of a cluster sharing the --database-url "
         "(PostgreSQL) with the others; needs the `cluster` extra (pip install 'paston\\[cluster]').",
     ),
-    # --- limits for a public server (see paston.server.limits.Limits) ---
+    # --- limits for a public server (see paston.server.web.limits.Limits) ---
     trusted_proxy: list[str] = typer.Option(
         [],
         "--trusted-proxy",
@@ -126,10 +126,10 @@ def serve(
         )
     import uvicorn
 
-    from paston.server.app import create_app
-    from paston.server.db import DatabaseError, default_database_url, display_url, open_database
-    from paston.server.limits import Limits, parse_networks
-    from paston.server.protocol import MAX_FRAME_BYTES
+    from paston.server.store.db import DatabaseError, default_database_url, display_url, open_database
+    from paston.server.tables.protocol import MAX_FRAME_BYTES
+    from paston.server.web.app import create_app
+    from paston.server.web.limits import Limits, parse_networks
 
     try:
         proxies = parse_networks(trusted_proxy)

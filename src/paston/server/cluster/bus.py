@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from paston.server.cluster.leases import PREFIX
-from paston.server.errors import TableError
+from paston.server.table_error import TableError
 
 log = logging.getLogger("paston.server")
 

@@ -2,7 +2,7 @@
 
 Taking a table over bumps ``tables.fence`` (one ``UPDATE … RETURNING``) before the
 table is rebuilt from its action log; every action is then committed with that token
-and only while the row still holds it (:class:`paston.server.actionlog.ActionLog` with
+and only while the row still holds it (:class:`paston.server.store.actionlog.ActionLog` with
 ``fenced``). A former owner — killed, paused, cut off from Redis, its lease taken —
 holds an older token, so its next commit is refused by the database itself, whatever
 Redis said: no move is ever accepted by two owners. The bump and the commit's check
@@ -15,7 +15,7 @@ from __future__ import annotations
 from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 
-from paston.server.db import TableRow
+from paston.server.store.db import TableRow
 
 
 def bump_fence(engine: Engine, table_id: str) -> int | None:

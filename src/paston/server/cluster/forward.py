@@ -17,10 +17,10 @@ from typing import Any, Protocol
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from paston.server.cluster.bus import Bus
-from paston.server.errors import TableError
-from paston.server.http import error_response
-from paston.server.manager import TableManager
-from paston.server.table import Table
+from paston.server.table_error import TableError
+from paston.server.tables.manager import TableManager
+from paston.server.tables.table import Table
+from paston.server.web.http import error_response
 
 FORWARDED = b"x-paston-forwarded"
 _TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")

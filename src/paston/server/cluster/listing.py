@@ -5,7 +5,7 @@ Each worker writes the summaries of the open tables it owns into the Redis hash
 when the table finishes, retires or leaves the worker) and reads the whole hash back,
 every second; entries of workers that stopped announcing themselves are skipped (their
 tables are listed again by whoever takes them over). The lobby
-(:class:`~paston.server.lobby.Lobby`) then works on :attr:`Listing.tables` — stand-ins
+(:class:`~paston.server.web.lobby.Lobby`) then works on :attr:`Listing.tables` — stand-ins
 with what it shows of a table — instead of the worker's own tables.
 """
 
@@ -15,9 +15,9 @@ import json
 from typing import Any
 
 from paston.server.cluster.leases import PREFIX, Leases
-from paston.server.lobby import is_open
-from paston.server.seating import Seat
-from paston.server.table import Table
+from paston.server.tables.seating import Seat
+from paston.server.tables.table import Table
+from paston.server.web.lobby import is_open
 
 LOBBY_KEY = f"{PREFIX}lobby"
 

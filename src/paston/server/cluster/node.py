@@ -31,18 +31,18 @@ from typing import Any
 from fastapi import FastAPI, WebSocket
 from sqlalchemy.engine import Engine
 
-from paston.server.badinput import BadInputLog
 from paston.server.cluster.bus import Bus
 from paston.server.cluster.fencing import bump_fence, open_table_ids
 from paston.server.cluster.leases import Leases
 from paston.server.cluster.listing import Listing
 from paston.server.cluster.tunnel import CLOSE_MOVED, Gate, TunnelSocket, deliver
-from paston.server.connection import Connection
-from paston.server.errors import TableError
-from paston.server.manager import TableManager
-from paston.server.protocol import error
-from paston.server.table import Table
-from paston.server.websocket import CLOSE_POLICY, CLOSE_TRY_LATER, TableSocket
+from paston.server.table_error import TableError
+from paston.server.tables.connection import Connection
+from paston.server.tables.manager import TableManager
+from paston.server.tables.protocol import error
+from paston.server.tables.table import Table
+from paston.server.web.badinput import BadInputLog
+from paston.server.web.websocket import CLOSE_POLICY, CLOSE_TRY_LATER, TableSocket
 
 log = logging.getLogger("paston.server")
 

@@ -4,7 +4,7 @@ plays at a table owned by another (the owner).
 The gateway accepts the client's socket, listens to the table's channel, and sends the
 owner ``open``, then every frame the client sends (``frame``, ``binary``) and finally
 ``close``, on the owner's channel. The owner runs the very same
-:class:`~paston.server.websocket.TableSocket` over a :class:`TunnelSocket`, which
+:class:`~paston.server.web.websocket.TableSocket` over a :class:`TunnelSocket`, which
 looks like a WebSocket to it: what it sends goes out on the table's channel
 (:meth:`Bus.to_connection`) and the gateway hands it to its client
 (:class:`Gate`). So the whole protocol — hello, seat tokens, rate limits, acks, seeds,
@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from fastapi import WebSocket
 
 from paston.server.cluster.bus import Bus
-from paston.server.connection import Connection
+from paston.server.tables.connection import Connection
 
 #: Close code a client gets when its table moved to another worker: reconnect.
 CLOSE_MOVED = 1012

@@ -1,7 +1,7 @@
 // One step of a replayed deal on the page: the hands, the prikup and the discard apart,
 // the trick, the contract and the trump, the auction so far, the tricks with their
 // winners, the tricks taken so far and the scores. Every fact comes from the server's
-// replay (server/replay.py, told by the engine); this module only draws them.
+// replay (server/work/replay_story.py, told by the engine); this module only draws them.
 import { GAME } from "./i18n.js";
 import { cardNode, cardText, sortCards } from "./cards.js";
 import { el } from "./dom.js";

@@ -3,11 +3,11 @@ the server process (``--bot-workers 0``, the design before the pool).
 
 The compiled solver holds the interpreter lock while it searches, so a ``pimc`` player
 thinking in a thread of the server stops every other table for as long as it thinks.
-In the pool each decision is a :class:`~paston.server.botjobs.Job` (the seat's view,
+In the pool each decision is a :class:`~paston.server.work.botjobs.Job` (the seat's view,
 never the deal) sent over a pipe to an idle worker process; the event loop only routes
 the bytes (it is woken by the pipe, no thread waits). A decision that does not come back
 within ``hard_timeout`` seconds, or whose worker dies, is decided by the fast
-:data:`~paston.server.botjobs.FALLBACK` player instead, with one line in the log, and the
+:data:`~paston.server.work.botjobs.FALLBACK` player instead, with one line in the log, and the
 worker is replaced, so the table always moves on.
 
 >>> hard_timeout_for(2.0), hard_timeout_for(None)
@@ -38,9 +38,9 @@ from typing import Any, Protocol
 from paston.actions import Action
 from paston.bots.worlds import THREADS_ENV
 from paston.errors import ParseError
-from paston.server.botjobs import FALLBACK, HintJob, Job, decode, encode, fallback, run_any, run_job
+from paston.server.work.botjobs import FALLBACK, HintJob, Job, decode, encode, fallback, run_any, run_job
 
-log = logging.getLogger("paston.server.bots")
+log = logging.getLogger("paston.server.work.botpool")
 
 #: Seconds a ``pimc`` decision may sample by default (it then decides on what it has).
 DEFAULT_BUDGET = 2.0
@@ -51,7 +51,7 @@ WORKER_NICENESS = 19
 
 #: Modules the worker processes start with (imported once, in the fork server).
 PRELOAD = [
-    "paston.server.botpool",
+    "paston.server.work.botpool",
     "paston.bots.pimc",
     "paston.bots.explain",
     "paston.bots.heuristic",

@@ -27,8 +27,8 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from paston.server.limits import LimitError, Limits
-from paston.server.table import Table
+from paston.server.tables.table import Table
+from paston.server.web.limits import LimitError, Limits
 
 #: Page size of ``GET /api/tables`` by default, and at most.
 PAGE, MAX_PAGE = 20, 100

@@ -19,7 +19,7 @@ from typing import Any
 from paston.bots.base import parse_player_name
 from paston.bots.registry import DEFAULT_PLAYER
 from paston.errors import ParseError
-from paston.server.errors import TableError
+from paston.server.table_error import TableError
 
 #: The player a bot seat gets when its specification names none.
 DEFAULT_BOT = DEFAULT_PLAYER

@@ -1,7 +1,7 @@
 """Storage: SQLAlchemy 2 models and the database connection (SQLite or PostgreSQL).
 
 The schema is created and upgraded by the Alembic migrations in
-``paston/server/migrations`` when the server starts.
+``paston/server/store/migrations`` when the server starts.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from sqlalchemy.sql.dml import Update
 from sqlalchemy.sql.expression import bindparam
 
 from paston.errors import PastonError
-from paston.server.errors import TableError
+from paston.server.table_error import TableError
 
 
 class DatabaseError(PastonError):
@@ -137,7 +137,7 @@ def fence_check() -> Update:
     the transaction ends, so a takeover's bump (which locks the same row) comes wholly
     before or after the commit it guards. Every fenced write runs it in its own
     transaction: the action log's group commits (:class:`ActionLog`) and every other
-    change of a table (:func:`paston.server.storage.check_fence`)."""
+    change of a table (:func:`paston.server.tables.tablestore.check_fence`)."""
     return (
         update(TableRow)
         .where(TableRow.id == bindparam("t"), TableRow.fence == bindparam("f"))

@@ -29,9 +29,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from paston.server.db import FencedOut
-from paston.server.errors import TableError
-from paston.server.table import NEXT_DEAL_SECONDS, Pause, Table
+from paston.server.store.db import FencedOut
+from paston.server.table_error import TableError
+from paston.server.tables.table import NEXT_DEAL_SECONDS, Pause, Table
 
 __all__ = [
     "MAX_NEXT_DEAL_SECONDS",

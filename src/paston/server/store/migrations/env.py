@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from paston.server.db import Base
+from paston.server.store.db import Base
 
 connection = context.config.attributes.get("connection")
 context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)

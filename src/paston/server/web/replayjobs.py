@@ -1,5 +1,5 @@
 """Replays built away from the event loop: a record read, checked by replaying every
-action, and told as :func:`~paston.server.replay.replay_story` in a worker process, so a
+action, and told as :func:`~paston.server.work.replay_story.replay_story` in a worker process, so a
 large record never holds up the live tables. A few wait at most (more are refused with
 ``replays-busy``, HTTP 429), and the replays of finished games are kept (they never change).
 
@@ -23,9 +23,9 @@ from starlette.requests import Request
 
 from paston.errors import RecordError
 from paston.record import loads as record_loads
-from paston.server.errors import TableError
-from paston.server.limits import LimitError
-from paston.server.replay import replay_story
+from paston.server.table_error import TableError
+from paston.server.web.limits import LimitError
+from paston.server.work.replay_story import replay_story
 
 #: Replays waiting or being built at once; more are refused until one is done.
 MAX_WAITING = 8
@@ -87,7 +87,7 @@ class ReplayBuilder:
     ) -> bytes:
         """The replay of record ``text`` as JSON; kept under ``key`` when one is given
         (a finished table's id). Raises :class:`RecordRefused` for a broken record and
-        :class:`~paston.server.limits.LimitError` when too many are being built."""
+        :class:`~paston.server.web.limits.LimitError` when too many are being built."""
         if key is not None and key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]

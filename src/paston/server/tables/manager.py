@@ -20,22 +20,22 @@ from paston.errors import ParseError
 from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
-from paston.server.actionlog import ActionLog
-from paston.server.analysis import ANALYSIS_WORKERS, Analyses
-from paston.server.botpool import DEFAULT_BUDGET
-from paston.server.bots import BotRunner, seat_bots
-from paston.server.cache import KEEP_FINISHED, FinishedGames
-from paston.server.commands import Accepted, Done
-from paston.server.connection import Connection
-from paston.server.db import now
-from paston.server.errors import TableError
-from paston.server.hints import HintService
-from paston.server.messages import next_messages
-from paston.server.pause import NEXT_DEAL_SECONDS, Pauses
-from paston.server.seating import new_token, person_name, seat_of_token, seats_from_specs
-from paston.server.seeds import SEED_TIMEOUT, SeedRounds
-from paston.server.storage import TableStore
-from paston.server.table import Table
+from paston.server.store.actionlog import ActionLog
+from paston.server.store.db import now
+from paston.server.table_error import TableError
+from paston.server.tables.cache import KEEP_FINISHED, FinishedGames
+from paston.server.tables.commands import Accepted, Done
+from paston.server.tables.connection import Connection
+from paston.server.tables.hints import HintService
+from paston.server.tables.messages import next_messages
+from paston.server.tables.pause import NEXT_DEAL_SECONDS, Pauses
+from paston.server.tables.seat_bots import BotRunner, seat_bots
+from paston.server.tables.seating import new_token, person_name, seat_of_token, seats_from_specs
+from paston.server.tables.seeds import SEED_TIMEOUT, SeedRounds
+from paston.server.tables.table import Table
+from paston.server.tables.tablestore import TableStore
+from paston.server.work.botpool import DEFAULT_BUDGET
+from paston.server.work.deal_analysis import ANALYSIS_WORKERS, Analyses
 
 #: Watchers (spectator connections) a table takes, unless the server says otherwise.
 MAX_WATCHERS = 200
@@ -279,7 +279,7 @@ class TableManager:
         table.match.apply(action, seat)
         table.version += 1
         if table.match.deals[index].is_over and table.shows_deal_ends():
-            # analysed in the background for the clients showing it (others ask: server/analysis.py)
+            # analysed in the background for the clients showing it (others ask: server/work/deal_analysis.py)
             self.analyses.deal_ended(table.id, table.match.deals[index], index)
         ended = table.match.is_over and not table.finished
         if table.match.needs_deck and self.pauses.begin(table):
@@ -298,7 +298,7 @@ class TableManager:
 
     async def press_next(self, table: Table, seat: int | None, deal: int | None) -> None:
         """A person pressed Next on the finished deal on show; the last one to do so ends
-        the pause (see :mod:`paston.server.pause`)."""
+        the pause (see :mod:`paston.server.tables.pause`)."""
         async with table.lock:
             self.pauses.press(table, seat, deal)
         self._dealt(table)
@@ -344,7 +344,7 @@ class TableManager:
         :data:`MAX_SEAT_CONNECTIONS`. A finished game stays in memory meanwhile. A
         person's first arrival may shuffle a provisional first deal again
         (:meth:`SeedRounds.arrive`): then everyone gets the whole state. A client that
-        ``shows_next`` shows each finished deal and answers Next (:mod:`paston.server.pause`)."""
+        ``shows_next`` shows each finished deal and answers Next (:mod:`paston.server.tables.pause`)."""
         table.joining += 1
         try:
             async with table.lock:

@@ -6,15 +6,15 @@ process, which runs :func:`paston.eval.analysis.analyze_deal` at the default ``p
 level; the event loop only waits for the answer. The result is stored in the
 ``analyses`` table (one row per table, deal and level) and kept in memory, so it
 survives a restart and is computed once. ``GET /api/tables/{id}/deals/{n}/analysis``
-answers 200 with it, 202 ``{"status": "pending"}`` while it is being computed (a
-finished deal without a row, after a restart say, is computed on first request), and
-404 for a deal that does not exist or is not finished: nothing of a running deal is
-ever analysed.
+(:func:`paston.server.web.app.add_analysis_routes`) answers 200 with it, 202
+``{"status": "pending"}`` while it is being computed (a finished deal without a row,
+after a restart say, is computed on first request), and 404 for a deal that does not
+exist or is not finished: nothing of a running deal is ever analysed.
 
 Moves go first. The workers run at the idle scheduling class (Linux ``SCHED_IDLE``,
 else the lowest priority), so they use only the cores nothing else wants; a deal is
 analysed as it ends only where a connected client shows the deal's end (a browser:
-:meth:`~paston.server.table.Table.shows_deal_ends`), others are analysed when asked
+:meth:`~paston.server.tables.table.Table.shows_deal_ends`), others are analysed when asked
 for. Jobs wait in two bounded lists, those asked for first: a deal that ended while
 :data:`MAX_ENDED_WAITING` others wait pushes out the oldest (it is computed when asked
 for), and past :data:`MAX_ASKED_WAITING` a request is answered pending without being
@@ -34,13 +34,10 @@ import logging
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import JSONResponse
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -50,12 +47,10 @@ from paston.bots.pimc import DEFAULT_LEVEL
 from paston.bots.worlds import THREADS_ENV
 from paston.deal import Deal
 from paston.rules import Rules
-from paston.server.db import AnalysisRow, now
-from paston.server.errors import TableError
-from paston.server.http import error_response
-from paston.server.table import Table
+from paston.server.store.db import AnalysisRow, now
+from paston.server.table_error import TableError
 
-log = logging.getLogger("paston.server.analysis")
+log = logging.getLogger("paston.server.work.deal_analysis")
 
 #: Worker processes that analyse deals, unless the server says otherwise.
 ANALYSIS_WORKERS = 1
@@ -309,19 +304,3 @@ class Analyses:
         if key not in self._done:  # (computed meanwhile)
             self._ask(table_id, deal, index)
         return self._done.get(key)
-
-
-def add_analysis_routes(app: FastAPI, analyses: Analyses, table_of: Callable[[str], Table]) -> None:
-    """``GET /api/tables/{id}/deals/{n}/analysis`` over ``analyses``; ``table_of`` finds
-    a table by its id (raising the server's 404 ``TableError``, as the manager's ``get``)."""
-
-    @app.get("/api/tables/{table_id}/deals/{number}/analysis", response_model=None)
-    async def deal_analysis(table_id: str, number: int) -> dict[str, Any] | JSONResponse:
-        table = table_of(table_id)
-        try:
-            result = await analyses.get(table.id, table.match.deals, number)
-        except TableError as err:
-            return error_response(404, err.code, str(err))
-        if result is None:
-            return JSONResponse({"status": "pending"}, status_code=202)
-        return result

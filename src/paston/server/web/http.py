@@ -27,8 +27,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from paston.server.errors import TableError
-from paston.server.limits import LimitError
+from paston.server.table_error import TableError
+from paston.server.web.limits import LimitError
 
 #: Responses at least this large are compressed (for clients that accept gzip).
 COMPRESS_FROM = 1024
@@ -164,7 +164,7 @@ class ImmutableFiles(StaticFiles):
 def static_version(folder: Path) -> str:
     """A digest of every file of the client: it changes whenever one does.
 
-    >>> len(static_version(Path(__file__).parent / "static"))
+    >>> len(static_version(Path(__file__).parents[1] / "static"))
     12
     """
     digest = hashlib.sha256()

@@ -6,7 +6,7 @@ Act(type='act', action='pass', version=3, id='c-1')
 >>> parse('{"type": "act", "action": "pass", "version": true}')
 Traceback (most recent call last):
 ...
-paston.server.errors.TableError: malformed message: act.version: Input should be a valid integer
+paston.server.table_error.TableError: malformed message: act.version: Input should be a valid integer
 >>> error("stale", "resync")
 {'type': 'error', 'code': 'stale', 'message': 'resync'}
 """
@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from paston.server.errors import TableError
+from paston.server.table_error import TableError
 
 #: The largest message a client may send, in bytes.
 MAX_MESSAGE_BYTES = 4096
@@ -35,7 +35,7 @@ class Hello(_Message):
     token: Annotated[str, Field(max_length=64)] | None = None
     updates: bool = False  # after the first full state, send only what changed
     seeds: bool = False  # this client sends a seed for each deal (docs/FAIRNESS.md)
-    next: bool = False  # this client shows each finished deal and sends next (server/pause.py)
+    next: bool = False  # this client shows each finished deal and sends next (server/tables/pause.py)
 
 
 class Act(_Message):
@@ -54,7 +54,7 @@ class Ping(_Message):
 
 
 class HintRequest(_Message):
-    """A practice table's hint for the seat's own decision (server/hints.py)."""
+    """A practice table's hint for the seat's own decision (server/tables/hints.py)."""
 
     type: Literal["hint"]
 

@@ -20,12 +20,12 @@ from collections import OrderedDict
 from typing import Any
 
 from paston.bots.pimc import DEFAULT_LEVEL
-from paston.server.botjobs import HintJob, decision_seed
-from paston.server.botpool import BotFailure, BotPool
-from paston.server.errors import TableError
-from paston.server.table import Table
+from paston.server.table_error import TableError
+from paston.server.tables.table import Table
+from paston.server.work.botjobs import HintJob, decision_seed
+from paston.server.work.botpool import BotFailure, BotPool
 
-log = logging.getLogger("paston.server.hints")
+log = logging.getLogger("paston.server.tables.hints")
 
 #: Seconds a hint may sample (it then values the options on the worlds it has): with
 #: the worker's start and the message it stays within 2 s.

@@ -19,11 +19,11 @@ from paston.actions import Action
 from paston.fairness import derive_deck, link, make_entry
 from paston.match import Match
 from paston.rules import Rules
-from paston.server.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, fence_check, now
-from paston.server.decks import VERSION, SeedRound, deck_from_seed, new_secret
-from paston.server.pause import pause_left
-from paston.server.seating import Seat
-from paston.server.table import NEXT_DEAL_SECONDS, Table, table_summary
+from paston.server.store.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, fence_check, now
+from paston.server.tables.decks import VERSION, SeedRound, deck_from_seed, new_secret
+from paston.server.tables.pause import pause_left
+from paston.server.tables.seating import Seat
+from paston.server.tables.table import NEXT_DEAL_SECONDS, Table, table_summary
 
 
 def _takeover(settings: Mapping[str, object] | None) -> float | None:
@@ -72,7 +72,7 @@ def _deal_fair(table: Table, r: SeedRound, choices: list[tuple[str, str]]) -> No
 
 def holds_fence(session: Session, table: Table, *, required: bool = False) -> bool:
     """Whether this worker may change the table in ``session``'s transaction: it holds the
-    fencing token the table's row holds (:func:`paston.server.db.fence_check`, which locks
+    fencing token the table's row holds (:func:`paston.server.store.db.fence_check`, which locks
     the row until the transaction ends). A table without a token (one process) is not
     checked, unless ``required`` (a cluster's store: such a table is not this worker's)."""
     if table.fence is None:
@@ -92,7 +92,7 @@ def deal_on(session: Session, table: Table, *, required: bool = False) -> None:
     """Deal as long as the game needs a deck (redeals included) and its seeds are in.
     Each deal's secret and commitment are added to the session when its round opens
     (before any seed is asked for); a round that must wait for people's seeds stays in
-    ``table.round`` (see :mod:`paston.server.seeds`), and its row gets the seeds when
+    ``table.round`` (see :mod:`paston.server.tables.seeds`), and its row gets the seeds when
     it is dealt."""
     match = table.match
     if match.needs_deck:
@@ -121,7 +121,7 @@ def deal_on(session: Session, table: Table, *, required: bool = False) -> None:
 
 class TableStore:
     """Reads and writes the rows of tables (the action log itself is written by
-    :class:`~paston.server.actionlog.ActionLog`)."""
+    :class:`~paston.server.store.actionlog.ActionLog`)."""
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions

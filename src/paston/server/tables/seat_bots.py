@@ -1,10 +1,10 @@
 """Computer players at the tables: a bot's seat, or a person's seat taken over after the
 table's delay (a stand-in). When one is to move it acts after a short delay; it thinks in
-a worker process of the pool (:mod:`paston.server.botpool`), given only the seat's view,
+a worker process of the pool (:mod:`paston.server.work.botpool`), given only the seat's view,
 and its action goes through the same commit as a person's.
 
 Computer players wait for the people before the first move of a table (its first deal
-is provisional until then, see :mod:`paston.server.seeds`), and move only while the
+is provisional until then, see :mod:`paston.server.tables.seeds`), and move only while the
 table is watched: someone is connected to it, or was within the last
 ``unwatched_grace`` seconds (a new table counts as just watched). A table nobody looks
 at, such as an abandoned table of bots, stops costing anything and goes on where it was
@@ -19,8 +19,10 @@ import time
 from collections.abc import Awaitable, Callable
 
 from paston.actions import Action
-from paston.server.botjobs import FALLBACK, BotSeat, Job, decision_seed
-from paston.server.botpool import (
+from paston.server.table_error import TableError
+from paston.server.tables.table import Table
+from paston.server.work.botjobs import FALLBACK, BotSeat, Job, decision_seed
+from paston.server.work.botpool import (
     DEFAULT_BUDGET,
     BotPool,
     ProcessBotPool,
@@ -28,8 +30,6 @@ from paston.server.botpool import (
     default_workers,
     hard_timeout_for,
 )
-from paston.server.errors import TableError
-from paston.server.table import Table
 
 #: The player that stands in for a person who is away.
 STANDIN = FALLBACK
@@ -80,7 +80,7 @@ class BotRunner:
     """Lets computer players act at the tables: ``commit`` logs and applies an action
     (the caller holds the table's lock), ``broadcast`` sends the news. Decisions are made
     by a pool of ``workers`` processes (default: one per core less one; 0: threads), each
-    with a time ``budget`` in seconds (see :mod:`paston.server.botpool`)."""
+    with a time ``budget`` in seconds (see :mod:`paston.server.work.botpool`)."""
 
     def __init__(
         self,

@@ -1,41 +1,49 @@
 """The ASGI application: the lobby's JSON API, the live table WebSocket (its protocol:
-:mod:`paston.server.websocket`, with the seed messages of docs/FAIRNESS.md), the client."""
+:mod:`paston.server.web.websocket`, with the seed messages of docs/FAIRNESS.md), the client."""
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
 from paston.errors import RulesError
 from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
-from paston.server.analysis import ANALYSIS_WORKERS, add_analysis_routes
-from paston.server.botpool import DEFAULT_BUDGET
-from paston.server.cache import KEEP_FINISHED
 from paston.server.cluster.forward import Forwarding, rematch_at_owner
 from paston.server.cluster.node import ClusterNode
-from paston.server.db import WalCheckpointer, default_database_url, make_engine, migrate, session_factory
-from paston.server.errors import TableError
-from paston.server.http import error_response, install_http, page_response
-from paston.server.learn import score_table
-from paston.server.limits import CreationGate, Limits, client_key
-from paston.server.lobby import MAX_PAGE, PAGE, Lobby
-from paston.server.manager import MAX_WATCHERS, TableManager
-from paston.server.pause import MAX_NEXT_DEAL_SECONDS, NEXT_DEAL_SECONDS
-from paston.server.replayjobs import ReplayBuilder, read_limited
-from paston.server.retire import Retirer
-from paston.server.seeds import SEED_TIMEOUT
-from paston.server.websocket import add_table_socket
+from paston.server.store.db import (
+    WalCheckpointer,
+    default_database_url,
+    make_engine,
+    migrate,
+    session_factory,
+)
+from paston.server.table_error import TableError
+from paston.server.tables.cache import KEEP_FINISHED
+from paston.server.tables.manager import MAX_WATCHERS, TableManager
+from paston.server.tables.pause import MAX_NEXT_DEAL_SECONDS, NEXT_DEAL_SECONDS
+from paston.server.tables.retire import Retirer
+from paston.server.tables.seeds import SEED_TIMEOUT
+from paston.server.tables.table import Table
+from paston.server.web.http import error_response, install_http, page_response
+from paston.server.web.learn import score_table
+from paston.server.web.limits import CreationGate, Limits, client_key
+from paston.server.web.lobby import MAX_PAGE, PAGE, Lobby
+from paston.server.web.replayjobs import ReplayBuilder, read_limited
+from paston.server.web.websocket import add_table_socket
+from paston.server.work.botpool import DEFAULT_BUDGET
+from paston.server.work.deal_analysis import ANALYSIS_WORKERS, Analyses
 
-STATIC = Path(__file__).parent / "static"
+#: The browser client's files (``paston/server/static``, beside the rooms of the server).
+STATIC = Path(__file__).parents[1] / "static"
 
 
 class _Strict(BaseModel):
@@ -136,7 +144,7 @@ def create_app(
     Computer players think in ``bot_workers`` processes (default: a core less than the
     machine has; 0: threads of the server), ``bot_budget`` seconds a decision. A deal
     waits at most ``seed_timeout`` seconds for the seeds of people's clients. ``limits``:
-    the abuse limits of the HTTP side (see :class:`~paston.server.limits.Limits`). A table
+    the abuse limits of the HTTP side (see :class:`~paston.server.web.limits.Limits`). A table
     takes at most ``max_watchers`` spectators. Finished deals are analysed in
     ``analysis_workers`` processes (0: a thread of the server); a finished deal stays
     on show at most ``next_deal_seconds`` unless the table says otherwise (0: not at all).
@@ -315,7 +323,7 @@ def create_app(
     else:
         cluster.install(app)
 
-    # --- the client (its files: see server/http.py) -------------------------------------------
+    # --- the client (its files: see server/web/http.py) -------------------------------------------
     @app.get("/")
     async def index() -> HTMLResponse:
         return page_response(page)
@@ -337,3 +345,19 @@ def create_app(
         return page_response(page)
 
     return app
+
+
+def add_analysis_routes(app: FastAPI, analyses: Analyses, table_of: Callable[[str], Table]) -> None:
+    """``GET /api/tables/{id}/deals/{n}/analysis`` over ``analyses``; ``table_of`` finds
+    a table by its id (raising the server's 404 ``TableError``, as the manager's ``get``)."""
+
+    @app.get("/api/tables/{table_id}/deals/{number}/analysis", response_model=None)
+    async def deal_analysis(table_id: str, number: int) -> dict[str, Any] | JSONResponse:
+        table = table_of(table_id)
+        try:
+            result = await analyses.get(table.id, table.match.deals, number)
+        except TableError as err:
+            return error_response(404, err.code, str(err))
+        if result is None:
+            return JSONResponse({"status": "pending"}, status_code=202)
+        return result

@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from paston.server.errors import TableError
+from paston.server.table_error import TableError
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 

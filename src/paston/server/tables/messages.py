@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from paston.server.connection import Connection
-from paston.server.pause import pause_json, pause_stamp
-from paston.server.serialize import PublicHistory, last_event_json, view_json
-from paston.server.table import Table
+from paston.server.tables.connection import Connection
+from paston.server.tables.pause import pause_json, pause_stamp
+from paston.server.tables.serialize import PublicHistory, last_event_json, view_json
+from paston.server.tables.table import Table
 from paston.summary import last_summary
 from paston.views import DealView
 

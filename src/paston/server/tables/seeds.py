@@ -1,6 +1,6 @@
 """Collecting the seats' seeds for the next deal (docs/FAIRNESS.md), over the WebSocket.
 
-When a deal needs a deck, :func:`paston.server.storage.deal_on` opens a round: the
+When a deal needs a deck, :func:`paston.server.tables.tablestore.deal_on` opens a round: the
 server's secret and commitment are stored first, then :meth:`SeedRounds.begin` sends
 ``{"type": "seed-request", "deal": …, "commit": …, "previous": …}`` to the clients of
 the seats it waits for (people whose client said ``"seeds": true`` in its hello).
@@ -22,13 +22,13 @@ import json
 import logging
 from collections.abc import Callable, Iterable
 
-from paston.server.connection import Connection
-from paston.server.db import FencedOut
-from paston.server.decks import SeedRound
-from paston.server.errors import TableError
-from paston.server.protocol import Seed
-from paston.server.storage import TableStore
-from paston.server.table import Table
+from paston.server.store.db import FencedOut
+from paston.server.table_error import TableError
+from paston.server.tables.connection import Connection
+from paston.server.tables.decks import SeedRound
+from paston.server.tables.protocol import Seed
+from paston.server.tables.table import Table
+from paston.server.tables.tablestore import TableStore
 
 #: Seconds a deal waits for the seeds of people's clients.
 SEED_TIMEOUT = 5.0

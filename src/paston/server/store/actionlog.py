@@ -4,7 +4,7 @@ move.
 
 >>> import asyncio
 >>> from sqlalchemy import create_engine
->>> from paston.server.db import migrate, now
+>>> from paston.server.store.db import migrate, now
 >>> engine = create_engine("sqlite://")
 >>> migrate(engine)
 >>> log = ActionLog(engine)
@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 
-from paston.server.db import ActionRow, FencedOut, fence_check
+from paston.server.store.db import ActionRow, FencedOut, fence_check
 
 Row = dict[str, Any]
 Refused = set[tuple[str, int | None]]
@@ -67,7 +67,7 @@ class ActionLog:
     fencing token (``fence``), and is committed only while the table's row holds that
     same token; the check locks the table's row in the transaction, so a new owner's
     token (:func:`paston.server.cluster.fencing.bump_fence`) waits for the commit or wins
-    before it. A refused row raises :class:`~paston.server.db.FencedOut` (the other
+    before it. A refused row raises :class:`~paston.server.store.db.FencedOut` (the other
     tables of its group commit), and ``on_fenced`` hears its table.
     """
 

@@ -15,8 +15,8 @@ import logging
 import time
 from collections.abc import Callable
 
-from paston.server.manager import TableManager
-from paston.server.table import Table
+from paston.server.tables.manager import TableManager
+from paston.server.tables.table import Table
 
 log = logging.getLogger("paston.server")
 

@@ -3,9 +3,9 @@
 - client → server: ``{"type": "hello", "token": "…" | null}`` first (``null`` to watch),
   then ``{"type": "act", "action": "bid clubs", "version": 12, "id": "c-17"}``,
   ``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "hint"}`` (practice tables,
-  the seat to move: see :mod:`paston.server.hints`); ``{"type": "next", "deal": 4}``
+  the seat to move: see :mod:`paston.server.tables.hints`); ``{"type": "next", "deal": 4}``
   (done looking at the finished deal on show; a hello with ``"next": true`` says the
-  client shows it, see :mod:`paston.server.pause`);
+  client shows it, see :mod:`paston.server.tables.pause`);
 - server → client: ``{"type": "state", …}`` (the audience's own view, after every
   change), ``{"type": "ack", "id": …, "version": …}`` (with ``"duplicate": true`` when
   the seat had sent that command id before: it was applied once, and ``version`` is
@@ -17,7 +17,7 @@ An illegal, stale, out-of-turn or malformed message gets an error naming the pro
 (and the rule) and changes nothing. A binary frame gets the error ``binary-frame`` and
 the socket is closed (1003); a table with as many watchers as it takes refuses one
 more with ``too-many-watchers`` (closed 1013: try again later). Bad input is logged in
-one short line, a few a minute at most (:class:`~paston.server.badinput.BadInputLog`).
+one short line, a few a minute at most (:class:`~paston.server.web.badinput.BadInputLog`).
 """
 
 from __future__ import annotations
@@ -32,12 +32,22 @@ from urllib.parse import urlparse
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from paston.server.badinput import BadInputLog
-from paston.server.connection import Connection
-from paston.server.errors import TableError
-from paston.server.manager import TableManager
-from paston.server.protocol import MAX_MESSAGE_BYTES, Hello, HintRequest, Next, Ping, Seed, Sync, error, parse
-from paston.server.table import Table
+from paston.server.table_error import TableError
+from paston.server.tables.connection import Connection
+from paston.server.tables.manager import TableManager
+from paston.server.tables.protocol import (
+    MAX_MESSAGE_BYTES,
+    Hello,
+    HintRequest,
+    Next,
+    Ping,
+    Seed,
+    Sync,
+    error,
+    parse,
+)
+from paston.server.tables.table import Table
+from paston.server.web.badinput import BadInputLog
 
 MAX_MESSAGES_PER_SECOND = 50  # sustained; bursts of twice that are allowed
 HELLO_TIMEOUT = 30.0

@@ -13,13 +13,13 @@ from typing import Any
 from paston.match import Match
 from paston.rules import Rules
 from paston.scoring import reset_seats
-from paston.server.botjobs import BotSeat
-from paston.server.commands import RecentCommands
-from paston.server.connection import Connection
-from paston.server.decks import SeedRound
-from paston.server.seating import Seat, seat_names_of
+from paston.server.tables.commands import RecentCommands
+from paston.server.tables.connection import Connection
+from paston.server.tables.decks import SeedRound
+from paston.server.tables.seating import Seat, seat_names_of
+from paston.server.work.botjobs import BotSeat
 
-#: Seconds a finished deal stays on show (see :mod:`paston.server.pause`), unless the table says.
+#: Seconds a finished deal stays on show (see :mod:`paston.server.tables.pause`), unless the table says.
 NEXT_DEAL_SECONDS = 30.0
 
 
@@ -68,7 +68,7 @@ def table_summary(
 @dataclass(eq=False)
 class Pause:
     """A finished deal on show: its index, how long at most, who must press Next (the
-    pause itself is run by :mod:`paston.server.pause`)."""
+    pause itself is run by :mod:`paston.server.tables.pause`)."""
 
     deal: int
     seconds: float
@@ -103,20 +103,20 @@ class Table:
     recent: RecentCommands = field(default_factory=RecentCommands)  # (seat, command id) -> what it did
     bot_task: asyncio.Task[None] | None = None
     takeover_seconds: float | None = None  # a bot plays for a person offline this long
-    hints: bool = False  # a practice table: people may ask for hints (server/hints.py)
+    hints: bool = False  # a practice table: people may ask for hints (server/tables/hints.py)
     offline_since: dict[int, float] = field(default_factory=dict)
     standins: dict[int, BotSeat] = field(default_factory=dict)
     watched_at: float = float("-inf")  # when someone was last seen connected (computer players)
     rematch: str | None = None
     joining: int = 0  # connections waiting for the lock to join: the table stays in memory
-    retired: bool = False  # idle long enough to leave memory and the lobby (see server/retire.py)
+    retired: bool = False  # idle long enough to leave memory and the lobby (see server/tables/retire.py)
     last_seen: float = field(default_factory=time.monotonic)  # someone was connected (monotonic)
     presence_at: float = float("-inf")  # when the connections last heard only who is online
     presence_call: asyncio.TimerHandle | None = None  # that news, due when the interval is up
     arrived: set[int] = field(default_factory=set)  # people's seats seen since the first deal was dealt
     dropped: set[str] = field(default_factory=set)  # commitments of first-deal shuffles started over
     next_deal_seconds: float = NEXT_DEAL_SECONDS  # a finished deal stays on show at most this long
-    pause: Pause | None = None  # the finished deal on show (see server/pause.py)
+    pause: Pause | None = None  # the finished deal on show (see server/tables/pause.py)
     left_on_show: float | None = None  # rebuilt mid-pause: the seconds its pause had left
     nexters: weakref.WeakSet[Connection] = field(default_factory=weakref.WeakSet)  # clients that show it
     fence: int | None = None  # this server's fencing token for the table, in a cluster (server/cluster)

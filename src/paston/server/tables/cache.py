@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from paston.server.table import Table
+from paston.server.tables.table import Table
 
 #: Finished games kept in memory (least recently used go first; the database keeps all).
 KEEP_FINISHED = 64
