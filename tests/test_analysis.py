@@ -1,4 +1,4 @@
-"""The analysis of a finished deal (paston.eval.analysis, over paston.solver.analysis):
+"""The analysis of a finished deal (paston.eval.analysis, over paston.solver.card_costs):
 costs against perfect play in tricks and in R7 points, the computer player's choices
 from the seat's view only, decisions with option scores, totals and mistakes."""
 
@@ -19,7 +19,7 @@ from paston.deal import Deal, Phase
 from paston.eval.analysis import AnalysisError, action_seed, action_text, analyze_deal, bot_card
 from paston.scoring import played_scores
 from paston.solver import Position, Solver
-from paston.solver.analysis import analyze_deal as analyze_play
+from paston.solver.card_costs import analyze_deal as analyze_play
 
 SOLVER = Solver()
 Chooser = Callable[[Deal], Action]

@@ -15,7 +15,7 @@ from paston.actions import Kind
 from paston.deal import Deal
 from paston.record import read_file
 from paston.solver import Position, Solver
-from paston.solver.analysis import analyze_deal
+from paston.solver.card_costs import analyze_deal
 
 
 # --- the command line ------------------------------------------------------------------------------

@@ -316,7 +316,7 @@ def test_cli_tournament_one_deal_is_singular_and_makes_no_claim() -> None:
 
 
 def test_verdict_makes_no_claim_on_a_zero_width_interval() -> None:
-    from paston.cli.tournament import verdict
+    from paston.cli.tournament_command import verdict
 
     text = verdict(2.0, 2.0, 2.0, 100)
     assert "zero-width" in text and "no claim of significance" in text
@@ -364,7 +364,7 @@ def test_cli_tournament_bad_arguments(tmp_path: Path, args: tuple[object, ...], 
 
 
 def test_cli_tournament_unwritable_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    command = importlib.import_module("paston.cli.tournament")  # the module, not the function
+    command = importlib.import_module("paston.cli.tournament_command")  # the module, not the function
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")

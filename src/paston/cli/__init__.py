@@ -19,11 +19,11 @@ from paston.cli.hint import hint
 from paston.cli.play import play
 from paston.cli.replay import replay
 from paston.cli.score import score, sheet_app
-from paston.cli.selfplay import selfplay
+from paston.cli.selfplay_command import selfplay
 from paston.cli.serve import serve
 from paston.cli.simulate import simulate
 from paston.cli.solve import analyze, solve
-from paston.cli.tournament import tournament
+from paston.cli.tournament_command import tournament
 from paston.cli.verify import verify
 
 app = typer.Typer(

@@ -27,7 +27,7 @@ from paston.match import Match
 from paston.record import iter_file
 from paston.result import Outcome
 from paston.solver import Position, Solver
-from paston.solver.analysis import DealAnalysis, analyze_deal
+from paston.solver.card_costs import DealAnalysis, analyze_deal
 
 
 def _position_from_record(match: Match, deal_index: int | None, action_index: int | None) -> Position:

@@ -34,8 +34,8 @@ from paston.bots.explain import explain
 from paston.bots.pimc import DEFAULT_LEVEL, LEVELS, PimcPlayer
 from paston.deal import Deal, Phase
 from paston.solver import MAXN_MIN_MEMORY_MB, Solver
-from paston.solver.analysis import PlayedCard
-from paston.solver.analysis import analyze_deal as analyze_play
+from paston.solver.card_costs import PlayedCard
+from paston.solver.card_costs import analyze_deal as analyze_play
 from paston.views import DealView
 
 #: The phase names of the decisions (the JSON's ``phase``).
