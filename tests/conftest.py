@@ -66,6 +66,51 @@ MARKER_HELP = {
 def pytest_configure(config: pytest.Config) -> None:
     for name, text in MARKER_HELP.items():
         config.addinivalue_line("markers", f"{name}: {text} (applied by tests/conftest.py)")
+    # pytest-cov's marker, named here too so that a run without the plugin (-p no:cov) knows it
+    config.addinivalue_line("markers", "no_cover: not traced for coverage")
+
+
+#: The heavy sweeps, by module and test name ("*": every test of the module), run without
+#: the coverage tracer: each repeats, many thousands of times, code that the traced tests
+#: cover already, and the tracer more than doubled their time (measured: 808 s of test time
+#: in all, 190 s of it in these). What they check is unchanged; only coverage skips them.
+UNTRACED: dict[str, frozenset[str]] = {
+    "test_solver_agreement": frozenset({"*"}),
+    "test_bots_alphamu": frozenset(
+        {
+            "test_no_plan_makes_more_worlds_than_double_dummy",
+            "test_the_search_finds_what_brute_force_finds",
+            "test_one_world_agrees_with_the_solver_at_every_depth",
+        }
+    ),
+    "test_r6_play": frozenset(
+        {"test_r6_2_every_refusal_is_explained_and_changes_nothing", "test_r6_2_fast_paths_agree_with_playable"}
+    ),
+    "test_encoding": frozenset(
+        {
+            "test_the_fast_encoder_equals_the_view_encoding_on_every_state_of_many_deals",
+            "test_mask_equals_legal_actions_on_every_state_of_many_deals",
+        }
+    ),
+    "test_properties": frozenset(
+        {
+            "test_legal_actions_equal_brute_force",
+            "test_illegal_actions_raise_and_change_nothing",
+            "test_views_reveal_nothing_hidden",
+        }
+    ),
+    "test_env_fastdeal": frozenset({"test_thousands_of_deals_against_the_encoder"}),
+}
+
+
+def is_untraced_sweep(item: pytest.Item) -> bool:
+    """Whether the test is one of the :data:`UNTRACED` sweeps."""
+    module = getattr(item, "module", None)
+    if module is None:
+        return False
+    names = UNTRACED.get(module.__name__.rsplit(".", 1)[-1], frozenset())
+    function = getattr(item, "originalname", item.name)
+    return "*" in names or function in names
 
 
 def markers_of(item: pytest.Item) -> set[str]:
@@ -110,6 +155,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             # not traced for coverage (pytest-cov's marker): they wait on pages, servers and
             # Ray with timeouts, and the tracer's cost made them flaky on two busy cores;
             # what they run in process is covered by the in-process server tests
+            item.add_marker(pytest.mark.no_cover)
+        elif is_untraced_sweep(item):
             item.add_marker(pytest.mark.no_cover)
         module = getattr(item, "module", None)
         group = service_group(item)

@@ -96,15 +96,18 @@ def test_legal_actions_equal_brute_force(seed: int, first_dealer: int, rules: Ru
         assert len(set(legal)) == len(legal), "duplicates in legal_actions()"
         by_is_legal = {a for a in ALL_ACTIONS if deal.is_legal(a)}
         assert set(legal) == by_is_legal
+        # an accepted action is tried on a copy; a refused one on the deal itself, which a
+        # refusal leaves as it was (test_illegal_actions_raise_and_change_nothing)
         by_trying = set()
+        count = deal.event_count
         for a in ALL_ACTIONS:
-            c = deal.clone()
             try:
-                c.apply(a)
+                (deal.clone() if a in by_is_legal else deal).apply(a)
             except IllegalActionError:
                 continue
             by_trying.add(a)
         assert by_trying == by_is_legal
+        assert deal.event_count == count
         assert {action_key(a) for a in legal} == ref.legal()
         # the seat's own view offers exactly these; the others and the public none
         for s in range(3):
