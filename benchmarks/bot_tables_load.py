@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from websockets.asyncio.client import connect
 
 from loadkit import descendants, get, percentile, post, running_server, server_cpu_seconds
-from server_load import LONG_GAME, TableRun, lifted_limits, load_process, lost_actions, make_tables
+from tablekit import LONG_GAME, TableRun, lifted_limits, load_process, lost_actions, make_tables
 
 
 @dataclass

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from loadkit import descendants, free_port, get, percentile, post
-from server_load import LONG_GAME, TableRun, client, lifted_limits
+from tablekit import LONG_GAME, TableRun, client, lifted_limits
 
 WORKER_OPTIONS = ("--bot-workers", "0", "--analysis-workers", "1", "--bot-delay", "0")
 """No computer players; each finished deal's analysis in one process of its own, so that

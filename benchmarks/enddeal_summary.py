@@ -13,14 +13,10 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from helpers import play_out
 from paston.match import Match
+from paston.randomplay import play_out
 from paston.rules import Rules
 from paston.summary import last_summary
 

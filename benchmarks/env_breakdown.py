@@ -17,12 +17,12 @@ import random
 import statistics
 import timeit
 
-from env_speed import pettingzoo_loop
+from envkit import pettingzoo_loop
 from paston.env.pettingzoo import env
 
 
 def whole_loop(seconds: float, seed: int) -> float:
-    """Nanoseconds per decision of the pettingzoo loop of env_speed.py (that very loop)."""
+    """Nanoseconds per decision of the pettingzoo loop of env_speed.py (that very loop, from envkit)."""
     decisions, elapsed = pettingzoo_loop(seconds, seed)
     return elapsed / decisions * 1e9
 

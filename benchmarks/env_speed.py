@@ -40,6 +40,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from envkit import pettingzoo_loop
+
 Loop = Callable[[float, int], tuple[int, float]]
 LOOPS: dict[str, Loop] = {}
 
@@ -135,37 +137,14 @@ def views_loop(seconds: float, seed: int) -> tuple[int, float]:
     return decisions, time.perf_counter() - start
 
 
-def _pettingzoo_loop(seconds: float, seed: int, episode: str) -> tuple[int, float]:
-    from paston.env.pettingzoo import env
-
-    rng = random.Random(seed)
-    e = env(episode=episode)
-    e.reset(seed=seed)
-    decisions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        for _ in range(20 if episode == "deal" else 1):
-            e.reset()
-            for _agent in e.agent_iter():
-                obs, _reward, terminated, truncated, _info = e.last()
-                if terminated or truncated:
-                    e.step(None)
-                    continue
-                legal = obs["action_mask"].nonzero()[0]
-                e.step(legal[rng.randrange(len(legal))])
-                decisions += 1
-    return decisions, time.perf_counter() - start
-
-
 @loop("pettingzoo")
-def pettingzoo_loop(seconds: float, seed: int) -> tuple[int, float]:
-    return _pettingzoo_loop(seconds, seed, "deal")
+def pettingzoo_deal_loop(seconds: float, seed: int) -> tuple[int, float]:
+    return pettingzoo_loop(seconds, seed, "deal")
 
 
 @loop("pettingzoo-game")
 def pettingzoo_game_loop(seconds: float, seed: int) -> tuple[int, float]:
-    return _pettingzoo_loop(seconds, seed, "game")
+    return pettingzoo_loop(seconds, seed, "game")
 
 
 BOT_DECISIONS = [0]

@@ -36,7 +36,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 from loadkit import descendants, percentile, running_server
-from server_load import lifted_limits, load_process, lost_actions, make_tables
+from tablekit import lifted_limits, load_process, lost_actions, make_tables
 
 SAMPLE_SECONDS = 10.0
 

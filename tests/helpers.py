@@ -1,7 +1,8 @@
 """Helpers for the tests: decks built from desired hands, scripted actions,
 snapshots for "an illegal action changes nothing", generators of whole deals
 whose trick-by-trick outcome is fixed by construction, and the seeded random player
-(with its play-out loop) that the record, property and golden tests share.
+that the record, property and golden tests share (``weighted_choice`` and ``play_out``
+from :mod:`paston.randomplay`, imported here for them, and ``play_deal_out``).
 
 The dealing positions below are written out from RULES.md R1.3 on purpose (not taken
 from the engine), so that the tests check the engine's dealing against the rule text.
@@ -17,10 +18,12 @@ from typing import TypeVar
 import pytest
 
 from paston import record
-from paston.actions import Action, Kind
+from paston.actions import Action
 from paston.deal import Deal
 from paston.errors import IllegalActionError
 from paston.match import Match
+from paston.randomplay import play_out as play_out
+from paston.randomplay import weighted_choice
 from paston.rules import Rules
 
 T = TypeVar("T")
@@ -208,74 +211,7 @@ def assert_illegal(
     return err
 
 
-# --- the seeded random player -----------------------------------------------------------------
-
-
-def weighted_choice(
-    rng: random.Random,
-    deal_or_legal: Deal | Sequence[Action],
-    *,
-    bid_prob: float = 0.55,
-    whist_prob: float = 0.65,
-    surrender_prob: float = 0.08,
-) -> Action:
-    """A random legal action, biased towards bidding, defending and playing on.
-
-    In the auction one ``rng.random()`` decides between the bid (below ``bid_prob``) and
-    pass; in the defence one decides between whist (below ``whist_prob``) and pass; when
-    trump is named one decides a surrender (below ``surrender_prob``), else ``rng.choice``
-    picks the trump; in the other phases ``rng.choice`` picks any legal action. The golden
-    files and every seeded test depend on exactly this use of ``rng``: changing it changes
-    the games they play.
-
-    >>> str(weighted_choice(random.Random(1), make_deal(dealer=0), bid_prob=1.0))
-    'bid spades'
-    >>> str(weighted_choice(random.Random(1), make_deal(dealer=0), bid_prob=0.0))
-    'pass'
-    """
-    legal = deal_or_legal.legal_actions() if isinstance(deal_or_legal, Deal) else tuple(deal_or_legal)
-    kinds = {a.kind for a in legal}
-    if Kind.BID in kinds:
-        wanted = Kind.BID if rng.random() < bid_prob else Kind.PASS
-        return next(a for a in legal if a.kind is wanted)
-    if Kind.WHIST in kinds:
-        wanted = Kind.WHIST if rng.random() < whist_prob else Kind.PASS
-        return next(a for a in legal if a.kind is wanted)
-    if Kind.TRUMP in kinds:
-        if rng.random() < surrender_prob:
-            return next(a for a in legal if a.kind is Kind.SURRENDER)
-        return rng.choice([a for a in legal if a.kind is Kind.TRUMP])
-    return rng.choice(legal)
-
-
-def play_out(
-    match: Match,
-    rng: random.Random,
-    *,
-    max_actions: int | None = None,
-    max_deals: int | None = None,
-    bid_prob: float = 0.55,
-) -> int:
-    """Let :func:`weighted_choice` play ``match`` until no deal is in progress (the game is
-    over, or the deal ended and the match deals only when asked), or ``max_actions``
-    actions were taken, or ``match.completed_deals`` reached ``max_deals``. Returns the
-    number of actions taken.
-
-    >>> match = Match(first_dealer=0, rng=random.Random(5))
-    >>> play_out(match, random.Random(6), max_actions=4)
-    4
-    >>> _ = play_out(match, random.Random(6))
-    >>> match.is_over
-    True
-    """
-    n = 0
-    while match.deal is not None and (max_actions is None or n < max_actions):
-        if max_deals is not None and match.completed_deals >= max_deals:
-            break
-        deal = match.deal
-        match.apply(weighted_choice(rng, deal, bid_prob=bid_prob), deal.to_move)
-        n += 1
-    return n
+# --- the seeded random player (paston.randomplay) -------------------------------------------------
 
 
 def play_deal_out(deal: Deal, rng: random.Random, *, bid_prob: float = 0.55) -> Deal:

@@ -319,3 +319,97 @@ def test_no_test_module_imports_another(path: Path) -> None:
         if n.rpartition(".")[2].startswith("test_") and n.startswith(("tests.", "test_"))
     )
     assert others == [], f"tests/{path.name} imports test modules {others}"
+
+
+# --- the scripts of benchmarks/ and experiments/ -----------------------------------------------
+
+ROOT = SRC.parent
+SCRIPT_FOLDERS = ("benchmarks", "experiments")
+#: What a script may not import: the tests, by package or by the name of one of their modules.
+TEST_MODULES = {"tests", "conftest", "helpers"} | {p.stem for p in TEST_FILES}
+#: Ways of loading a file by path rather than importing a module by name.
+FILE_LOADERS = {"importlib", "runpy", "spec_from_file_location", "SourceFileLoader", "__import__"}
+
+
+def _is_script(tree: ast.Module) -> bool:
+    """Whether the module has an ``if __name__ == "__main__":`` block."""
+    return any(
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in node.test.comparators)
+        for node in tree.body
+    )
+
+
+def _script_breaches(path: Path) -> list[str]:
+    """Everything in the script at ``path`` that reaches past the package and its own
+    folder's library modules: ``sys.path``, loading a file by path, the tests, a sibling
+    script."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    siblings = {p.stem: p for p in path.parent.glob("*.py") if p != path}
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+            found += [f"imports {a.name}" for a in node.names if a.name in FILE_LOADERS]
+        elif isinstance(node, ast.Attribute) and node.attr == "path":
+            if isinstance(node.value, ast.Name) and node.value.id == "sys":
+                found.append(f"line {node.lineno}: sys.path")
+        elif isinstance(node, ast.Attribute | ast.Name):
+            name = node.attr if isinstance(node, ast.Attribute) else node.id
+            if name in FILE_LOADERS:
+                found.append(f"line {node.lineno}: {name}")
+        for name in names:
+            top = name.partition(".")[0]
+            if top in FILE_LOADERS:
+                found.append(f"imports {name}")
+            elif top in TEST_MODULES and top not in siblings:
+                found.append(f"imports {name} (the tests)")
+            elif top in siblings and _is_script(ast.parse(siblings[top].read_text(encoding="utf-8"))):
+                found.append(f"imports {name} (a script: share it through a library module)")
+    return found
+
+
+SCRIPTS = sorted(p for folder in SCRIPT_FOLDERS for p in (ROOT / folder).glob("*.py"))
+
+
+def test_the_script_check_sees_the_scripts_and_finds_a_breach(tmp_path: Path) -> None:
+    names = {p.relative_to(ROOT).as_posix() for p in SCRIPTS}
+    assert {"benchmarks/server_load.py", "benchmarks/tablekit.py", "experiments/world_doubling.py"} <= names
+    (tmp_path / "other.py").write_text('if __name__ == "__main__":\n    pass\n', encoding="utf-8")
+    (tmp_path / "kit.py").write_text('"""A library."""\n', encoding="utf-8")
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import importlib.util\nimport sys\nfrom pathlib import Path\n\n"
+        "sys.path.insert(0, str(Path(__file__).parent))\n"
+        "from helpers import play_out\nimport tests.helpers\nfrom other import x\nfrom kit import y\n"
+        "spec = importlib.util.spec_from_file_location('m', 'm.py')\n",
+        encoding="utf-8",
+    )
+    assert sorted(_script_breaches(probe)) == sorted(
+        [
+            "imports importlib.util",
+            "line 5: sys.path",
+            "imports helpers (the tests)",
+            "imports tests.helpers (the tests)",
+            "imports other (a script: share it through a library module)",
+            "line 10: importlib",
+            "line 10: spec_from_file_location",
+        ]
+    )
+    assert _is_script(ast.parse((ROOT / "benchmarks" / "server_load.py").read_text(encoding="utf-8")))
+    assert not _is_script(ast.parse((ROOT / "benchmarks" / "loadkit.py").read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_scripts_import_the_package_and_their_folders_libraries_only(path: Path) -> None:
+    """A benchmark or an experiment imports the package and the library modules of its own
+    folder (no ``__main__`` block) by name: it loads no file by path, touches no
+    ``sys.path``, imports neither the tests nor another script. What two scripts share is a
+    library module (``benchmarks/tablekit.py``, ``experiments/inference_points.py``)."""
+    assert _script_breaches(path) == [], f"{path.relative_to(ROOT)}: {_script_breaches(path)}"

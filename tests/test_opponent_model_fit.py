@@ -1,4 +1,4 @@
-"""Fitting inference's opponent model (benchmarks/opponent_model_fit.py) on tiny samples:
+"""Fitting inference's opponent model (experiments/opponent_model_fit.py) on tiny samples:
 a world's evidence priced by a model is the inference's log-likelihood, the fit's
 figures agree with a direct count, the best model of the grid fits the training deals
 at least as well as the default (which is in the grid), and one seed gives one output."""
@@ -34,11 +34,11 @@ from paston.bots.knowledge import Knowledge
 from paston.deal import Deal
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "benchmarks" / "opponent_model_fit.py"
+SCRIPT = ROOT / "experiments" / "opponent_model_fit.py"
 
 
 def _load() -> ModuleType:
-    sys.path.insert(0, str(SCRIPT.parent))  # it reads the measuring points of inference_accuracy.py
+    sys.path.insert(0, str(SCRIPT.parent))  # it reads the measuring points of inference_points.py
     try:
         spec = importlib.util.spec_from_file_location("opponent_model_fit", SCRIPT)
         assert spec is not None and spec.loader is not None
@@ -156,7 +156,7 @@ def test_one_seed_gives_one_output() -> None:
     assert "95% bootstrap over deals" in first[-1]
 
 
-DUEL = ROOT / "benchmarks" / "opponent_model_duel.py"
+DUEL = ROOT / "experiments" / "opponent_model_duel.py"
 
 
 def test_the_duel_pits_the_fitted_model_against_the_default_at_one_level() -> None:

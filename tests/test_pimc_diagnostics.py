@@ -1,4 +1,4 @@
-"""The PIMC diagnostics (benchmarks/pimc_diagnostics.py) on tiny samples: their values are
+"""The PIMC diagnostics (experiments/pimc_diagnostics.py) on tiny samples: their values are
 sane (shares in [0, 1], world counts exact and shrinking as cards are played), and the
 same seed gives the same figures."""
 
@@ -19,7 +19,7 @@ from paston.bots.knowledge import PRIKUP_SLOT, Knowledge
 from paston.deal import Deal, Phase
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "benchmarks" / "pimc_diagnostics.py"
+SCRIPT = ROOT / "experiments" / "pimc_diagnostics.py"
 
 
 def _load() -> ModuleType:

@@ -65,7 +65,7 @@ class OpponentModel:
 DEFAULT_MODEL = OpponentModel()
 
 FITTED_MODEL = OpponentModel(temperature=2.0, noise=0.05, play_slip=0.10)
-"""The settings ``benchmarks/opponent_model_fit.py`` fitted to how ``pimc:3`` plays (300
+"""The settings ``experiments/opponent_model_fit.py`` fitted to how ``pimc:3`` plays (300
 deals, seed 2027): they locate the hidden cards a little better on held-out deals, but are
 not the default (decision I8, docs/STRENGTH.md)."""
 
@@ -241,7 +241,7 @@ class Evidence:
     """What a world says of the other seats' actions, before any opponent model: whether
     the rules allow it (R2.1, R3.4), each decision's preferences with the choice made, and
     how many card-play clues it breaks. :func:`score` prices it under a model, so many
-    models can be tried on the same worlds (``benchmarks/opponent_model_fit.py``). Its
+    models can be tried on the same worlds (``experiments/opponent_model_fit.py``). Its
     preferences are dictionaries: it compares by identity and is not hashed."""
 
     allowed: bool

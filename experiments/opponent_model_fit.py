@@ -1,19 +1,20 @@
 """Fit the opponent model of inference (``OpponentModel``: softmax temperature, uniform
 noise, card-play slip) to how given players really act, and measure it on held-out deals.
 
-Training and held-out deals are played by seeded bots (``--players``, default ``pimc:3``,
-the opponent of the strength runs). At the three points of ``inference_accuracy.py``
-(after the auction, after the whists, mid-play) every seat's view is taken and
-``--worlds`` consistent worlds are drawn from it once; the evidence of each world (the
-other seats' preferences and choices, the clues it breaks: ``inference.evidence``) is
-computed once, so every model of the grid is priced on the same worlds. A model's fit is
-the mean log-likelihood of the true place of each hidden card under the weighted worlds
-(probabilities floored at 1/(4·worlds)), the measure of ``inference_accuracy.py``. The
-model with the best fit on the training deals is then compared, on the held-out deals,
-with the default model and with uniform weights. Reproducible from ``--seed``.
+Training and held-out deals are played by seeded bots (``--players``, default
+``pimc:3``, the opponent of the strength runs). At the three points of
+``inference_accuracy.py`` (``inference_points.py``: after the auction, after the whists,
+mid-play) every seat's view is taken and ``--worlds`` consistent worlds are drawn from
+it once; the evidence of each world (the other seats' preferences and choices, the clues
+it breaks: ``inference.evidence``) is computed once, so every model of the grid is
+priced on the same worlds. A model's fit is the mean log-likelihood of the true place of
+each hidden card under the weighted worlds (probabilities floored at 1/(4·worlds)), the
+measure of ``inference_accuracy.py``. The model with the best fit on the training deals
+is then compared, on the held-out deals, with the default model and with uniform
+weights. Reproducible from ``--seed``.
 
-    python benchmarks/opponent_model_fit.py
-    python benchmarks/opponent_model_fit.py --train-deals 40 --test-deals 40 --worlds 60
+    python experiments/opponent_model_fit.py
+    python experiments/opponent_model_fit.py --train-deals 40 --test-deals 40 --worlds 60
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from inference_accuracy import POINTS, measuring_points
+from inference_points import POINTS, measuring_points
 from paston.bots.inference import DEFAULT_MODEL, Evidence, OpponentModel, evidence, observe, score
 from paston.bots.knowledge import Knowledge
 from paston.deal import Deal

@@ -2,13 +2,13 @@
 the default one, at the same level (so the same worlds and time per decision).
 
 The fitted settings are ``paston.bots.inference.FITTED_MODEL`` (fitted to ``pimc:3``'s
-play by ``benchmarks/opponent_model_fit.py``, decision I8). Deals are those of
+play by ``experiments/opponent_model_fit.py``, decision I8). Deals are those of
 ``paston tournament`` with the same seed, in all six seatings; each game runs with one
 solver thread, ``--workers`` games at a time. Prints both bots' points per deal with
 bootstrap 95% intervals, the difference, and the decision times.
 
-    PASTON_PIMC_THREADS=1 python benchmarks/opponent_model_duel.py --deals 2000 --seed 50
-    python benchmarks/opponent_model_duel.py --deals 6 --level 3 --workers 1
+    PASTON_PIMC_THREADS=1 python experiments/opponent_model_duel.py --deals 2000 --seed 50
+    python experiments/opponent_model_duel.py --deals 6 --level 3 --workers 1
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Shows that an OpenSpiel search algorithm runs on the game unchanged (it draws wo
 searching player in each seat in turn, the deck the same (chance sampled from one seed),
 and the figure is the searcher's mean R7 score per deal against the random players'.
 
-    python benchmarks/openspiel_ismcts.py [--deals 20] [--simulations 100] [--seed 0]
+    python experiments/openspiel_ismcts.py [--deals 20] [--simulations 100] [--seed 0]
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """How often αμ changes PIMC's card, on the same worlds, and how much PIMC's strategy
 fusion overestimates the declarer's chances.
 
-    python benchmarks/alphamu_same_worlds.py [--positions 150] [--worlds 16] [--seed 5]
+    python experiments/alphamu_same_worlds.py [--positions 150] [--worlds 16] [--seed 5]
         [--depths 2,3]
 
 Collects the declarer's card decisions of deals played by ``pimc:1`` (those where the

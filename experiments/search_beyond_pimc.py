@@ -1,6 +1,6 @@
 """αμ against plain PIMC at an equal time budget per declarer card: a duplicate match.
 
-    python benchmarks/search_beyond_pimc.py --deals 300 [--seed 13] [--seconds 0.1]
+    python experiments/search_beyond_pimc.py --deals 300 [--seed 13] [--seconds 0.1]
         [--depth 2] [--level 2] [--workers 1] [--out FILE]
 
 Both players are :class:`paston.bots.alphamu.AlphaMuPlayer` with the same ``--level``

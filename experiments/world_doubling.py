@@ -1,7 +1,7 @@
 """The gain per doubling of sampled worlds: a duplicate tournament of pimc with ``n``
 worlds against pimc with ``2n`` worlds.
 
-    python benchmarks/world_doubling.py --worlds 4 --deals 200 [--seed 7] [--out FILE]
+    python experiments/world_doubling.py --worlds 4 --deals 200 [--seed 7] [--out FILE]
 
 Both players sample ``n`` (or ``2n``) worlds for card play, bidding, whist and the
 discard-and-trump decision, and try the same number of discards (``--discards``), so only

@@ -1,8 +1,8 @@
 """How well should PIMC do at Paston? The three game-tree properties of Long, Sturtevant,
 Buro and Furtak (AAAI 2010), measured on Paston's card play with the exact solver.
 
-    python benchmarks/pimc_diagnostics.py [--bidders heuristic pimc] [--deals 2000 300] [--seed 1]
-                                          [--playouts 2] [--tricks-left 2 3 4 5 6 8 10]
+    python experiments/pimc_diagnostics.py [--bidders heuristic pimc] [--deals 2000 300] [--seed 1]
+                                           [--playouts 2] [--tricks-left 2 3 4 5 6 8 10]
 
 Deals are dealt at random and bid, discarded, named and defended by each of ``--bidders``
 (``heuristic``, ``pimc`` or ``pimc:N``, in turn), so the declarer and the contract are those the game
