@@ -47,6 +47,7 @@ def cap_examples(item: pytest.Item, cap: int) -> None:
     if own is not None and own.max_examples > cap:
         function._hypothesis_internal_use_settings = settings(own, max_examples=cap)  # type: ignore[union-attr]
 
+
 #: marker -> the fixtures that give it (a test using any of them, directly or through
 #: another fixture, gets the marker)
 MARKER_FIXTURES: dict[str, frozenset[str]] = {
@@ -84,7 +85,10 @@ UNTRACED: dict[str, frozenset[str]] = {
         }
     ),
     "test_r6_play": frozenset(
-        {"test_r6_2_every_refusal_is_explained_and_changes_nothing", "test_r6_2_fast_paths_agree_with_playable"}
+        {
+            "test_r6_2_every_refusal_is_explained_and_changes_nothing",
+            "test_r6_2_fast_paths_agree_with_playable",
+        }
     ),
     "test_encoding": frozenset(
         {
