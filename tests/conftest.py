@@ -24,10 +24,12 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 
+import coverage
 import pytest
 from hypothesis import settings
 
@@ -115,6 +117,26 @@ def is_untraced_sweep(item: pytest.Item) -> bool:
     names = UNTRACED.get(module.__name__.rsplit(".", 1)[-1], frozenset())
     function = getattr(item, "originalname", item.name)
     return "*" in names or function in names
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)  # inside pytest-cov's own no_cover pause
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Make ``no_cover`` hold in xdist workers too: there a second coverage run (the one
+    coverage.py starts in each subprocess of a measured run) lies under pytest-cov's, and
+    pausing pytest-cov's resumes it. Every coverage run still tracing is paused for the test."""
+    paused: list[coverage.Coverage] = []
+    if item.get_closest_marker("no_cover") is not None:
+        while sys.gettrace() is not None and len(paused) < 4:
+            current = coverage.Coverage.current()
+            if current is None:
+                break
+            current.stop()
+            paused.append(current)
+    try:
+        yield
+    finally:
+        for run in reversed(paused):
+            run.start()
 
 
 def markers_of(item: pytest.Item) -> set[str]:
