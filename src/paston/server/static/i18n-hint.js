@@ -15,6 +15,8 @@ export const en = {
   hintSetting: "Practice table (hints on)",
   "err_hints-off": "This table gives no hints; a practice table does.",
   "err_hint-failed": "No hint could be worked out just now; please try again.",
+  "err_hint-busy": "The computer players are busy just now; ask for the hint again in a moment.",
+  "err_hint-passed": "That hint was for a decision that has passed.",
   err_spectator: "Spectators cannot act or ask for hints.",
 };
 export const hy = {
@@ -31,6 +33,8 @@ export const hy = {
   hintSetting: "Վարժանքի սեղան (հուշումներով)",
   "err_hints-off": "Այս սեղանը հուշումներ չի տալիս. վարժանքի սեղանը տալիս է։",
   "err_hint-failed": "Հիմա հուշում հաշվել չհաջողվեց. փորձեք նորից։",
+  "err_hint-busy": "Համակարգչային խաղացողները հիմա զբաղված են. մի պահից նորից խնդրեք հուշումը։",
+  "err_hint-passed": "Այդ հուշումը արդեն անցած որոշման համար էր։",
   err_spectator: "Դիտողները չեն կարող խաղալ կամ հուշում խնդրել։",
 };
 export const ru = {
@@ -47,6 +51,8 @@ export const ru = {
   hintSetting: "Тренировочный стол (с подсказками)",
   "err_hints-off": "За этим столом подсказок нет; они есть за тренировочным.",
   "err_hint-failed": "Сейчас не удалось рассчитать подсказку; попробуйте ещё раз.",
+  "err_hint-busy": "Компьютерные игроки сейчас заняты; попросите подсказку ещё раз чуть позже.",
+  "err_hint-passed": "Эта подсказка была для уже прошедшего хода.",
   err_spectator: "Зрители не могут ходить и просить подсказки.",
 };
 export const es = {
@@ -63,6 +69,8 @@ export const es = {
   hintSetting: "Mesa de práctica (con pistas)",
   "err_hints-off": "Esta mesa no da pistas; una mesa de práctica sí.",
   "err_hint-failed": "Ahora no se pudo calcular una pista; inténtalo de nuevo.",
+  "err_hint-busy": "Los jugadores de la computadora están ocupados; pide la pista de nuevo en un momento.",
+  "err_hint-passed": "Esa pista era para una decisión que ya pasó.",
   err_spectator: "Los espectadores no pueden jugar ni pedir pistas.",
 };
 export const ja = {
@@ -79,5 +87,7 @@ export const ja = {
   hintSetting: "練習テーブル(ヒントあり)",
   "err_hints-off": "このテーブルではヒントは出ません。練習テーブルなら出ます。",
   "err_hint-failed": "今はヒントを計算できませんでした。もう一度お試しください。",
+  "err_hint-busy": "コンピューターの手番が混み合っています。少ししてからもう一度ヒントを求めてください。",
+  "err_hint-passed": "そのヒントはもう過ぎた手番のものでした。",
   err_spectator: "観戦者はプレイもヒントの要求もできません。",
 };

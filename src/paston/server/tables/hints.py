@@ -6,7 +6,10 @@ event loop.
 A table says whether it gives hints (``hints``, off by default, chosen when it is made).
 One hint is computed per table state and seat: asking again, or from a second tab,
 waits for the same one, and the last few are kept, so a person pressing the key again
-and again costs the pool nothing more.
+and again costs the pool nothing more. A table has at most one hint being computed: one
+asked for a later state drops the one still waiting for an earlier state (its turn has
+passed), and the pool lets only a few hints wait at all, behind every computer player's
+decision (:class:`~paston.server.work.botpool.ProcessBotPool`), so hints never stall a table.
 
 >>> HintService.reply(5, {"seat": 1, "options": [], "chosen": "pass", "level": 3, "worlds": 12})
 {'type': 'hint', 'version': 5, 'seat': 1, 'options': [], 'chosen': 'pass', 'level': 3}
@@ -23,7 +26,7 @@ from paston.bots.pimc import DEFAULT_LEVEL
 from paston.server.table_error import TableError
 from paston.server.tables.table import Table
 from paston.server.work.botjobs import HintJob, decision_seed
-from paston.server.work.botpool import BotFailure, BotPool
+from paston.server.work.botpool import BotFailure, BotPool, PoolBusy
 
 log = logging.getLogger("paston.server.tables.hints")
 
@@ -90,16 +93,35 @@ class HintService:
             return self.reply(version, done)
         running = self._running.get(key)
         if running is None:
+            self._drop_passed(table.id, key)
             job = HintJob(self.level, decision_seed(HINT_SEED, version), self.budget, table.match.view(seat))
             running = asyncio.ensure_future(self.pool.hint(job))
             self._running[key] = running
             running.add_done_callback(lambda f: self._finished(key, f))
         try:
             hint = await asyncio.shield(running)
+        except PoolBusy:
+            busy = "the computer players are busy just now; ask again in a moment"
+            raise TableError("hint-busy", busy) from None
+        except asyncio.CancelledError:
+            if running.cancelled() and not _current_task_cancelling():
+                raise TableError("hint-passed", "that hint was for a decision that has passed") from None
+            raise
         except BotFailure as err:
             log.warning("no hint at table %s seat %s: %s", table.id, seat, err)
             raise TableError("hint-failed", "no hint could be computed just now; try again") from None
         return self.reply(version, hint)
+
+    def _drop_passed(self, table_id: str, key: Key) -> None:
+        """Cancel the table's hints still being computed for other states than ``key``'s."""
+        for other, future in list(self._running.items()):
+            if other[0] == table_id and other != key:
+                future.cancel()
+                self._running.pop(other, None)
+
+    def running(self) -> int:
+        """Hints being computed (or waiting for a worker) now."""
+        return len(self._running)
 
     def _finished(self, key: Key, future: asyncio.Future[dict[str, Any]]) -> None:
         self._running.pop(key, None)
@@ -108,3 +130,9 @@ class HintService:
         self._done[key] = future.result()
         while len(self._done) > KEEP:
             self._done.popitem(last=False)
+
+
+def _current_task_cancelling() -> bool:
+    """Whether the task running now is itself being cancelled (not only what it waits for)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

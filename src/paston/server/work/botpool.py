@@ -8,7 +8,13 @@ never the deal) sent over a pipe to an idle worker process; the event loop only 
 the bytes (it is woken by the pipe, no thread waits). A decision that does not come back
 within ``hard_timeout`` seconds, or whose worker dies, is decided by the fast
 :data:`~paston.server.work.botjobs.FALLBACK` player instead, with one line in the log, and the
-worker is replaced, so the table always moves on.
+worker is replaced, so the table always moves on. A decision that has waited
+``queue_timeout`` seconds (by default ``hard_timeout``) for a worker without getting one
+is the fallback player's too.
+
+Hints never hold up a decision: decisions go to the workers first, hints only when no
+decision waits, and at most ``max_hints`` hints wait at once (one more is refused at
+once with :class:`PoolBusy`); a hint nobody waits for any more is dropped from the queue.
 
 >>> hard_timeout_for(2.0), hard_timeout_for(None)
 (5.0, 60.0)
@@ -78,6 +84,14 @@ def hard_timeout_for(budget: float | None) -> float:
 
 class BotFailure(Exception):
     """A decision that did not come back: it overran, its worker died, or the player failed."""
+
+
+class PoolBusy(BotFailure):
+    """A hint refused at once: as many hints as the pool lets wait are waiting already."""
+
+
+#: Hints that may wait for a worker at once, per worker of the pool.
+HINTS_PER_WORKER = 2
 
 
 class BotPool(Protocol):
@@ -172,6 +186,7 @@ class _Pending:
     where: str
     payload: bytes
     future: asyncio.Future[str]
+    expiry: asyncio.TimerHandle | None = None  # fails the job if it waits too long for a worker
 
 
 @dataclass(eq=False)
@@ -201,14 +216,27 @@ def _reap(process: BaseProcess) -> None:
 
 class ProcessBotPool:
     """At most ``size`` worker processes, started when first needed and replaced when
-    one dies or overruns. Jobs wait their turn in order of arrival (a table has at
-    most one job at a time, so no table starves another)."""
+    one dies or overruns. Decisions wait their turn in order of arrival (a table has at
+    most one job at a time, so no table starves another), each at most ``queue_timeout``
+    seconds (default ``hard_timeout``); hints wait behind every decision, at most
+    ``max_hints`` of them (default: :data:`HINTS_PER_WORKER` per worker)."""
 
-    def __init__(self, size: int, *, hard_timeout: float, context: BaseContext | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        *,
+        hard_timeout: float,
+        context: BaseContext | None = None,
+        max_hints: int | None = None,
+        queue_timeout: float | None = None,
+    ) -> None:
         if size < 1:
             raise ValueError(f"a pool needs at least one worker, not {size!r}")
         self.size = size
         self.hard_timeout = hard_timeout
+        self.max_hints = max_hints if max_hints is not None else HINTS_PER_WORKER * size
+        self.queue_timeout = queue_timeout
+        self.hints_refused = 0  # hints refused because as many were waiting
         self.started = 0  # worker processes started so far
         self.fallbacks = 0  # decisions the fallback player made
         self._context = context or _default_context()
@@ -216,7 +244,8 @@ class ProcessBotPool:
         self._generation = 0  # a new one after close(): late starts of the old are stopped
         self._workers: list[_Worker] = []
         self._idle: list[_Worker] = []
-        self._queue: deque[_Pending] = deque()
+        self._queue: deque[_Pending] = deque()  # decisions
+        self._hints: deque[_Pending] = deque()
         self._starting = 0
 
     # --- what the tables see -------------------------------------------------------------------
@@ -238,9 +267,43 @@ class ProcessBotPool:
             self.close()
             self._loop = loop
         pending = _Pending(job, where, encode(job), loop.create_future())
-        self._queue.append(pending)
+        if isinstance(job, HintJob):
+            self._drop_abandoned(self._hints)
+            if len(self._hints) >= self.max_hints:
+                self.hints_refused += 1
+                raise PoolBusy(f"{len(self._hints)} hints are waiting already")
+            self._hints.append(pending)
+        else:
+            self._queue.append(pending)
+            wait = self.queue_timeout if self.queue_timeout is not None else self.hard_timeout
+            pending.expiry = loop.call_later(wait, self._expired, pending, wait)
         self._dispatch()
         return await pending.future
+
+    @staticmethod
+    def _drop_abandoned(queue: deque[_Pending]) -> None:
+        """Forget the jobs nobody waits for any more (their futures are done: cancelled)."""
+        if any(p.future.done() for p in queue):
+            kept = [p for p in queue if not p.future.done()]
+            queue.clear()
+            queue.extend(kept)
+
+    def _expired(self, pending: _Pending, wait: float) -> None:
+        """A decision that waited ``wait`` seconds without a worker: the fallback player's
+        (it stays queued only until the dispatcher sees it done)."""
+        pending.expiry = None
+        if not pending.future.done():
+            waiting = len(self._queue)
+            pending.future.set_exception(
+                BotFailure(f"no decision within {wait:g} s: no worker was free ({waiting} decisions waiting)")
+            )
+
+    def queued(self) -> tuple[int, int]:
+        """Decisions and hints waiting for a worker now."""
+        return (
+            sum(not p.future.done() for p in self._queue),
+            sum(not p.future.done() for p in self._hints),
+        )
 
     def pids(self) -> list[int]:
         """The process ids of the running workers."""
@@ -254,22 +317,34 @@ class ProcessBotPool:
         self._generation += 1
         for worker in list(self._workers):
             self._retire(worker)
-        while self._queue:
-            self._queue.popleft().future.cancel()
+        for queue in (self._queue, self._hints):
+            while queue:
+                pending = queue.popleft()
+                if pending.expiry is not None:
+                    pending.expiry.cancel()
+                pending.future.cancel()
         self._starting = 0
 
     # --- routing ---------------------------------------------------------------------------------
     def _dispatch(self) -> None:
-        while self._queue:
-            if self._queue[0].future.done():  # its table stopped waiting
-                self._queue.popleft()
+        """Send waiting jobs to idle workers: every decision before any hint."""
+        while True:
+            queue = self._queue if self._queue else self._hints
+            if not queue:
+                return
+            if queue[0].future.done():  # its table stopped waiting, or it expired
+                queue.popleft()
                 continue
             if not self._idle:
-                wanted = min(self.size - len(self._workers), len(self._queue))
+                wanted = min(self.size - len(self._workers), len(self._queue) + len(self._hints))
                 while self._starting < wanted:
                     self._start()
                 return
-            self._send(self._idle.pop(), self._queue.popleft())
+            pending = queue.popleft()
+            if pending.expiry is not None:
+                pending.expiry.cancel()
+                pending.expiry = None
+            self._send(self._idle.pop(), pending)
 
     def _send(self, worker: _Worker, pending: _Pending) -> None:
         assert self._loop is not None
@@ -358,10 +433,13 @@ class ProcessBotPool:
         if error is not None:
             log.error("a bot worker process could not start: %s", error)
             if not self._workers and not self._starting:  # nobody will decide: tables move on without
-                while self._queue:
-                    pending = self._queue.popleft()
-                    if not pending.future.done():
-                        pending.future.set_exception(BotFailure("no worker process could start"))
+                for queue in (self._queue, self._hints):
+                    while queue:
+                        pending = queue.popleft()
+                        if pending.expiry is not None:
+                            pending.expiry.cancel()
+                        if not pending.future.done():
+                            pending.future.set_exception(BotFailure("no worker process could start"))
             return
         worker = started.result()
         assert self._loop is not None
