@@ -202,6 +202,9 @@ def serve(
             log_level="warning",
             ws_per_message_deflate=False,
             ws_max_size=MAX_FRAME_BYTES,
+            # the peer address is the socket's: uvicorn would otherwise take X-Forwarded-For
+            # from any local peer as the client; the app reads it from --trusted-proxy peers only
+            proxy_headers=False,
         )
     )
     with contextlib.suppress(KeyboardInterrupt):
