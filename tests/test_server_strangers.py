@@ -3,10 +3,13 @@ this file did not, each test written against the defect as it was found.
 
 - A forged ``X-Forwarded-For`` from a loopback peer was believed by uvicorn, so every
   per-address limit could be dodged (40 creations, 40 × 201).
+- No route limited its request body (a 200 MB body: +630 MiB and a 3.6 s stall).
 """
 
 from __future__ import annotations
 
+import contextlib
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -37,3 +40,51 @@ def test_a_forged_forwarded_for_does_not_dodge_the_creation_limit(server: Server
         if status != 201:
             assert body["error"]["code"] == "rate-limited", body
     assert statuses.count(201) == 2 and statuses.count(429) == 38, statuses
+
+
+def read_answer(sock: socket.socket) -> str:
+    """What the server sent until it closed the connection (it says ``connection: close``)."""
+    parts = []
+    with contextlib.suppress(OSError):
+        while chunk := sock.recv(65536):
+            parts.append(chunk)
+    return b"".join(parts).decode()
+
+
+# --- bodies ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/api/tables", "/api/tables/x/seats/0", "/api/tables/x/rematch"])
+def test_a_body_declared_too_large_is_refused_unread(server: ServerProcess, path: str) -> None:
+    """A 200 MB body once cost the server 630 MiB and a 3.6 s stall: now a declared
+    length over the limit is refused at once, and nothing is read."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {200 * 1024 * 1024}\r\n\r\n{{".encode()
+        )
+        answer = read_answer(sock)
+    assert answer.startswith("HTTP/1.1 413"), answer
+    assert '"code":"too-large"' in answer.replace(" ", "")
+
+
+def test_a_chunked_body_is_cut_off_at_the_limit(server: ServerProcess) -> None:
+    """Without a declared length the body is counted as it comes, and refused once over."""
+    chunk = b"x" * 8192
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        try:
+            for _ in range(64):  # 512 KB offered; the limit is 16 KB
+                sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        except OSError:
+            pass  # the server may close once it has answered
+        answer = read_answer(sock)
+    assert answer.startswith("HTTP/1.1 413"), answer
+    status, _, _ = server.request("GET", "/api/meta")  # and it answers others as before
+    assert status == 200
+
+
+def test_an_honest_body_is_read_as_before(server: ServerProcess) -> None:
+    status, body, _ = server.request("POST", "/api/tables/no-such/seats/0", {"name": "Ani"})
+    assert status == 404 and body["error"]["code"] == "no-table", body

@@ -33,6 +33,7 @@ from paston.server.tables.pause import MAX_NEXT_DEAL_SECONDS, NEXT_DEAL_SECONDS
 from paston.server.tables.retire import Retirer
 from paston.server.tables.seeds import SEED_TIMEOUT
 from paston.server.tables.table import Table
+from paston.server.web.bodylimit import BodyLimit
 from paston.server.web.http import error_response, install_http, page_response
 from paston.server.web.learn import score_table
 from paston.server.web.limits import CreationGate, Limits, client_key
@@ -206,6 +207,8 @@ def create_app(
     page = install_http(app, STATIC)
     if cluster is not None:
         app.add_middleware(Forwarding, node=cluster)
+    # outermost: a body over its limit is refused before anything reads or forwards it
+    app.add_middleware(BodyLimit, per_path={"/api/replay": limits.replay_bytes})
 
     def client_of(request: Request) -> str:
         peer = request.client.host if request.client else None
