@@ -212,6 +212,23 @@ def test_check_malformed_json_line(games: Path, tmp_path: Path) -> None:
     assert "INVALID (1 bad, 2 valid)" in text
 
 
+@pytest.mark.parametrize("digits", [4301, 100_000])
+def test_check_a_number_too_long_to_read_is_one_error_not_a_crash(
+    games: Path, tmp_path: Path, digits: int
+) -> None:
+    """Python refuses to read an integer of more than 4,300 digits: ``check``, ``verify``
+    and ``replay`` say so for that game and go on with the others (once a traceback)."""
+    lines = lines_of(games)
+    huge = json.loads(lines[1])
+    huge["first_dealer"] = "<N>"
+    bad = write_lines(tmp_path / "huge.jsonl", [lines[0], json.dumps(huge).replace('"<N>"', "9" * digits)])
+    said = "game 1: not valid JSON for a record: a number has more than"
+    text = assert_fails(invoke("check", bad), said, code=1)
+    assert "INVALID (1 bad, 1 valid)" in text
+    assert_fails(invoke("verify", bad), "line 2 is not JSON")
+    assert_fails(invoke("replay", bad, "--game", 1), "not valid JSON for a record")
+
+
 def test_check_not_an_object(tmp_path: Path) -> None:
     bad = write_lines(tmp_path / "list.jsonl", ["[1, 2, 3]", '"text"'])
     text = assert_fails(invoke("check", bad), "game 0: a record must be a JSON object", code=1)

@@ -199,6 +199,8 @@ def test_opened_record_errors_name_the_problem(client: TestClient) -> None:
         (b"[]", "object"),
         (b'{"format": "paston/9"}', "format"),
         (b"\xff\xfe", ""),
+        # a number too long to read was once a 500
+        (b'{"format": "paston/1", "first_dealer": ' + b"9" * 5000 + b"}", "more than 4300 digits"),
     ]:
         res = client.post("/api/replay", content=body)
         assert res.status_code == 400, body

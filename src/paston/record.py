@@ -25,6 +25,7 @@ R7
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -349,6 +350,11 @@ def loads(text: str) -> Match:
         raise _fail(f"not valid JSON: {err}", code="json") from None
     except RecursionError:
         raise _fail("not valid JSON: nested too deeply", code="json") from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise _fail(
+            f"not valid JSON for a record: a number has more than {sys.get_int_max_str_digits()} digits",
+            code="json",
+        ) from None
     return from_record(obj)
 
 
@@ -364,7 +370,7 @@ def iter_file(path: str | Path) -> Iterator[Match | RecordError]:
         return
     try:
         whole = json.loads(stripped)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # a JSON error, or an integer too long to read
         whole = None
     if isinstance(whole, dict):
         try:
@@ -396,7 +402,7 @@ def iter_file(path: str | Path) -> Iterator[Match | RecordError]:
 def _is_json(text: str) -> bool:
     try:
         json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         return False
     return True
 

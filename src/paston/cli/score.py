@@ -119,10 +119,10 @@ def _load(path: Path) -> ScoreSheet:
         return ScoreSheet.from_dict(json.loads(path.read_text(encoding="utf-8")))
     except FileNotFoundError:
         fail(f"no sheet at {path}; start one with: paston sheet new {path} --players A,B,C", 2)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        fail(f"cannot read the sheet {path}: {err}")
     except PastonError as err:
         fail(f"{path}: {err}")
+    except (OSError, ValueError, RecursionError) as err:  # UnicodeDecodeError and JSON errors are ValueErrors
+        fail(f"cannot read the sheet {path}: {err}")
 
 
 def _save(sheet: ScoreSheet, path: Path) -> None:

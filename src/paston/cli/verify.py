@@ -70,7 +70,7 @@ def read_games(path: Path) -> list[dict[str, Any]]:
     try:
         whole = json.loads(text)
         items = [whole] if isinstance(whole, dict) else None
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSON errors, integers too long to read
         items = None
     if items is None:
         items = []
@@ -78,7 +78,7 @@ def read_games(path: Path) -> list[dict[str, Any]]:
             if line.strip():
                 try:
                     items.append(json.loads(line))
-                except (json.JSONDecodeError, RecursionError):
+                except (ValueError, RecursionError):  # JSON errors, integers too long to read
                     raise ValueError(f"line {n} is not JSON") from None
     if not items:
         raise ValueError("the file holds no game record")
