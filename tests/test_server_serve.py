@@ -41,10 +41,20 @@ def _assert_one_line_failure(done: subprocess.CompletedProcess[str], *expected: 
         assert text in lines[0], lines[0]
 
 
-def test_an_unreachable_postgresql_server_is_one_line_and_hides_the_password(tmp_path: Path) -> None:
-    url = f"postgresql://ana:s3cret-pw@127.0.0.1:{_port()}/paston"  # nothing listens there
-    done = _serve(url, tmp_path)
-    _assert_one_line_failure(done, "postgresql://ana:***@127.0.0.1:", "refused")
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://ana:s3cret-pw@127.0.0.1:{port}/paston", "postgresql://ana:***@127.0.0.1:"),
+        # given as a parameter, the password was once printed in clear
+        ("postgresql://ana@127.0.0.1:{port}/paston?password=s3cret-pw", "/paston?password=***"),
+        ("postgresql://ana@127.0.0.1:{port}/paston?sslmode=disable&password=s3cret-pw", "password=***&ssl"),
+    ],
+)
+def test_an_unreachable_postgresql_server_is_one_line_and_hides_the_password(
+    tmp_path: Path, url: str, shown: str
+) -> None:
+    done = _serve(url.format(port=_port()), tmp_path)  # nothing listens there
+    _assert_one_line_failure(done, shown, "refused")
     assert "s3cret-pw" not in done.stderr + done.stdout
 
 

@@ -64,18 +64,32 @@ def normalize_url(url: str) -> str:
     return url
 
 
+#: Query parameters of a database URL that hold a secret (libpq's and psycopg's names).
+SECRET_PARAMETERS = frozenset({"password", "passfile", "sslpassword", "sslkey", "sslkeylogfile"})
+
+
 def display_url(url: str) -> str:
-    """The URL as it may be shown: any password replaced by ``***``.
+    """The URL as it may be shown: any password replaced by ``***``, in the user part or
+    given as a query parameter (``?password=``).
 
     >>> display_url("postgresql://ana:secret@db.example:5432/paston")
     'postgresql://ana:***@db.example:5432/paston'
+    >>> display_url("postgresql://ana@db.example/paston?password=secret&sslmode=require")
+    'postgresql://ana@db.example/paston?password=***&sslmode=require'
     >>> display_url("sqlite:///data/paston.db")
     'sqlite:///data/paston.db'
     """
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # not a URL SQLAlchemy reads: hide whatever stands between ':' and '@'
-        return re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", url)
+        parsed = make_url(url)
+    except Exception:  # not a URL SQLAlchemy reads: hide between ':' and '@', and the parameters
+        hidden = re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", url)
+        names = "|".join(sorted(SECRET_PARAMETERS))
+        return re.sub(rf"(?i)([?&](?:{names})=)[^&]*", r"\1***", hidden)
+    secret = {k: "-" for k in parsed.query if k.lower() in SECRET_PARAMETERS}
+    shown = parsed.update_query_dict(secret).render_as_string(hide_password=True)
+    for key in secret:  # "-" stands in for "***", which the query would percent-encode
+        shown = re.sub(rf"([?&]{re.escape(key)}=)-(?=&|$)", r"\1***", shown)
+    return shown
 
 
 def _reason(err: BaseException, url: str) -> str:
