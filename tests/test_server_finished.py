@@ -131,7 +131,7 @@ def test_rematch_of_a_dropped_game_finds_the_same_new_table(client: TestClient) 
     table = str(res.json()["id"])
     token = client.post(f"/api/tables/{table}/seats/0", json={"name": "Ana"}).json()["token"]
     play_seat_zero_to_the_end(client, table, token, random.Random(4))
-    first = client.post(f"/api/tables/{table}/rematch", json={}).json()["id"]
+    first = client.post(f"/api/tables/{table}/rematch", json={"token": token}).json()["id"]
     for _ in range(3):
         play_to_the_end(client)
     assert table not in manager.tables

@@ -168,6 +168,8 @@ export const en = {
   err_stale: "The table moved on; here is the new position.",
   "err_not-your-turn": "It is not your turn.",
   "err_seat-taken": "That seat is already taken.",
+  "err_seat-reserved": "That seat is kept for its player of the last game for a little while.",
+  "err_not-a-player": "Only a player of this game can start its rematch.",
   "err_bad-name": "Please type a name (1 to 40 characters).",
   "err_bad-token": "Your seat key is not valid here any more; you are watching.",
   "err_no-table": "There is no such table.",

@@ -158,6 +158,8 @@ export const es = {
   err_stale: "La mesa ha avanzado; esta es la posición nueva.",
   "err_not-your-turn": "No es tu turno.",
   "err_seat-taken": "Ese asiento ya está ocupado.",
+  "err_seat-reserved": "Ese asiento se guarda un rato para su jugador de la partida anterior.",
+  "err_not-a-player": "Solo un jugador de esta partida puede empezar la revancha.",
   "err_bad-name": "Escribe un nombre (de 1 a 40 caracteres).",
   "err_bad-token": "Tu llave de asiento ya no vale aquí; estás mirando.",
   "err_no-table": "No existe esa mesa.",

@@ -158,6 +158,8 @@ export const ja = {
   err_stale: "局面が進みました。新しい局面を表示します。",
   "err_not-your-turn": "あなたの番ではありません。",
   "err_seat-taken": "その席はもう埋まっています。",
+  "err_seat-reserved": "その席は前のゲームのプレイヤーのためにしばらく取ってあります。",
+  "err_not-a-player": "再戦を始められるのはこのゲームのプレイヤーだけです。",
   "err_bad-name": "名前を入力してください（1〜40 文字）。",
   "err_bad-token": "席の鍵がもう有効ではありません。観戦モードです。",
   "err_no-table": "そのテーブルはありません。",

@@ -39,6 +39,10 @@ from paston.server.work.deal_analysis import ANALYSIS_WORKERS, Analyses
 
 #: Watchers (spectator connections) a table takes, unless the server says otherwise.
 MAX_WATCHERS = 200
+
+#: Seconds a rematch keeps each person's seat for its player of the game before: only
+#: that player (their seat token, through the rematch request) can take it sooner.
+REMATCH_RESERVE_SECONDS = 120.0
 #: Connections one seat may have open at once (tabs, devices).
 MAX_SEAT_CONNECTIONS = 5
 #: Seconds between two messages that only say who is online.
@@ -199,8 +203,10 @@ class TableManager:
         from memory or straight from the stored rows (no replay)."""
         return self.store.finished_summaries(limit, self.tables)
 
-    def take_seat(self, table_id: str, seat: int, name: str) -> str:
-        """Give a free human seat to a person; returns the seat token (shown once)."""
+    def take_seat(self, table_id: str, seat: int, name: str, *, reserved_ok: bool = False) -> str:
+        """Give a free human seat to a person; returns the seat token (shown once). A seat
+        a rematch keeps for its player (:data:`REMATCH_RESERVE_SECONDS`) is refused, unless
+        ``reserved_ok`` (the rematch request of that very player)."""
         table = self.get(table_id)
         if seat not in (0, 1, 2):
             raise TableError("bad-seat", "seats are 0, 1 and 2")
@@ -208,10 +214,18 @@ class TableManager:
         s = table.seats[seat]
         if s.taken:
             raise TableError("seat-taken", f"seat {seat} is already taken")
+        until = table.reserved.get(seat)
+        if until is not None and not reserved_ok and time.monotonic() < until:
+            left = max(1, round(until - time.monotonic()))
+            raise TableError(
+                "seat-reserved",
+                f"seat {seat} is kept for its player of the last game for {left} s more",
+            )
         token, token_hash = new_token()
         self.store.save_seat(table, seat, name, token_hash)  # first: refused, nothing changes
         s.name = name
         s.token_hash = token_hash
+        table.reserved.pop(seat, None)
         table.name_seats()
         return token
 
@@ -414,21 +428,24 @@ class TableManager:
 
     # --- after the game ---------------------------------------------------------------------
     def rematch(self, table_id: str, token: str | None) -> tuple[Table, str | None]:
-        """A new table with the same rules and seats once a game is over (people's seats
-        free; whoever asks with their seat token gets the same seat back). Everybody
-        asking gets the same new table."""
+        """A new table with the same rules and seats once a game is over. Only a player
+        of the game (its seat token) starts it; then everybody asking gets the same new
+        table, and a player asking with their token gets their seat back. The other
+        people's seats are kept for their players for :data:`REMATCH_RESERVE_SECONDS`."""
         old = self.get(table_id)
         if not old.finished:
             raise TableError("game-not-over", "a rematch can start when the game is over")
         seat = self.seat_of(old, token)
         name = None if seat is None else old.seats[seat].name or f"Seat {seat}"
         new = self._find(old.rematch) if old.rematch is not None else None
+        if new is None and seat is None:
+            raise TableError("not-a-player", "only a player of this game can start its rematch")
         if new is None:
             specs: list[dict[str, Any]] = [
                 {"kind": "bot", "bot": s.bot} if s.kind == "bot" else {"kind": "human"} for s in old.seats
             ]
             # made, linked to the old table and the asker seated in one transaction
-            return self.create_seated(
+            made, made_token = self.create_seated(
                 old.name,
                 old.rules,
                 specs,
@@ -438,9 +455,14 @@ class TableManager:
                 next_deal_seconds=old.next_deal_seconds,
                 rematch_of=old,
             )
+            until = time.monotonic() + REMATCH_RESERVE_SECONDS
+            made.reserved = {
+                s: until for s, spec in enumerate(old.seats) if spec.kind == "human" and spec.taken and s != seat
+            }
+            return made, made_token
         new_token_text = None
         if seat is not None and not new.seats[seat].taken:
-            new_token_text = self.take_seat(new.id, seat, name or f"Seat {seat}")
+            new_token_text = self.take_seat(new.id, seat, name or f"Seat {seat}", reserved_ok=True)
         return new, new_token_text
 
     def _find(self, table_id: str) -> Table | None:

@@ -108,6 +108,9 @@ class Table:
     standins: dict[int, BotSeat] = field(default_factory=dict)
     watched_at: float = float("-inf")  # when someone was last seen connected (computer players)
     rematch: str | None = None
+    # a rematch's people seats kept for the players of the game before (seat -> until when,
+    # time.monotonic()); only the rematch request with that player's token takes one sooner
+    reserved: dict[int, float] = field(default_factory=dict)
     joining: int = 0  # connections waiting for the lock to join: the table stays in memory
     retired: bool = False  # idle long enough to leave memory and the lobby (see server/tables/retire.py)
     last_seen: float = field(default_factory=time.monotonic)  # someone was connected (monotonic)

@@ -280,15 +280,20 @@ def create_app(
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/rematch")
-    async def rematch(table_id: str, body: Rematch) -> dict[str, Any]:
+    async def rematch(table_id: str, body: Rematch, request: Request) -> dict[str, Any]:
         old = manager.get(table_id)
         if cluster is not None and old.finished:
             moved = await rematch_at_owner(cluster, old, body.token)
             if moved is not None:  # the new table is played by another worker: the seat is taken there
                 return moved
-        if old.finished and old.rematch is None:
-            gate.check_total(lobby.open_ids())
+        client = client_of(request)
+        making = old.finished and old.rematch is None
+        if making:  # a new table: under the limits of any creation (rate, tables per client)
+            manager.seat_of(old, body.token)  # a bad token is refused before it costs a token
+            gate.check(client, lobby.open_ids(), time.monotonic())
         new, token = manager.rematch(table_id, body.token)
+        if making:
+            gate.created(client, new.id)
         if cluster is not None:
             await cluster.adopt(new)
         manager.broadcast(old)

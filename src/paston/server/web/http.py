@@ -55,7 +55,14 @@ SECURITY_HEADERS = {
     "referrer-policy": "same-origin",
     "cross-origin-opener-policy": "same-origin",
 }
-STATUS = {"no-table": 404, "seat-taken": 409, "game-not-over": 409, "not-owner": 503}
+STATUS = {
+    "no-table": 404,
+    "seat-taken": 409,
+    "seat-reserved": 409,
+    "game-not-over": 409,
+    "not-a-player": 403,
+    "not-owner": 503,
+}
 HTTP_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 _WHERE = {"body", "query", "path", "header", "cookie"}
 log = logging.getLogger("paston.server")
