@@ -456,9 +456,8 @@ class TableManager:
                 rematch_of=old,
             )
             until = time.monotonic() + REMATCH_RESERVE_SECONDS
-            made.reserved = {
-                s: until for s, spec in enumerate(old.seats) if spec.kind == "human" and spec.taken and s != seat
-            }
+            people = [s for s, spec in enumerate(old.seats) if spec.kind == "human" and spec.taken]
+            made.reserved = {s: until for s in people if s != seat}
             return made, made_token
         new_token_text = None
         if seat is not None and not new.seats[seat].taken:
