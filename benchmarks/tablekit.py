@@ -124,10 +124,12 @@ def load_process(port: int, runs: list[TableRun], args: argparse.Namespace, seed
 
 def lifted_limits(tables: int, spare: int = 0) -> tuple[str, ...]:
     """``paston serve`` options that let one address (the benchmark's) make ``tables``
-    tables at once, and ``spare`` more open ones: the limits of a public server lifted."""
+    tables at once, and ``spare`` more open ones, and hold every socket of them (people
+    and spectators): the limits of a public server lifted."""
     return (
         *("--create-burst", str(tables), "--tables-per-client", str(tables + spare)),
         *("--open-tables", str(max(1000, tables + spare))),
+        *("--sockets-per-client", str(max(64, 10 * (tables + spare)))),
     )
 
 

@@ -88,3 +88,71 @@ def test_a_chunked_body_is_cut_off_at_the_limit(server: ServerProcess) -> None:
 def test_an_honest_body_is_read_as_before(server: ServerProcess) -> None:
     status, body, _ = server.request("POST", "/api/tables/no-such/seats/0", {"name": "Ani"})
     assert status == 404 and body["error"]["code"] == "no-table", body
+
+
+# --- many sockets from one address ------------------------------------------------------------------
+def test_one_address_holds_a_bounded_number_of_sockets_over_all_tables(server: ServerProcess) -> None:
+    """1,004 watchers (each table within its own cap) once held the server's every file
+    handle: now one address holds at most 64 sockets, however many tables it watches."""
+    from tests.server_process import until
+
+    from paston.server.web.socketguard import MAX_SOCKETS_PER_ADDRESS
+
+    seats = [{"kind": "human"}] * 3
+    tables = []
+    for k in range(2):  # two tables in the creation bucket of this module's server
+        status, body, _ = server.request("POST", "/api/tables", {"name": f"w{k}", "seats": seats})
+        if status == 201:
+            tables.append(body["id"])
+    if not tables:  # the bucket was spent by the tests above: watch any open table
+        _, listing, _ = server.request("GET", "/api/tables")
+        tables = [t["id"] for t in listing["tables"]]
+    held = []
+    try:
+        for k in range(MAX_SOCKETS_PER_ADDRESS):
+            ws, _ = server.join(tables[k % len(tables)], None)
+            held.append(ws)
+        extra = server.socket(tables[0])
+        refused = until(extra, "error")
+        assert refused["code"] == "too-many-sockets", refused
+        extra.close()
+        held.pop().close()  # one closed: one more may open
+        ws, state = server.join(tables[0], None)
+        held.append(ws)
+        assert state["type"] == "state"
+    finally:
+        for ws in held:
+            ws.close()
+
+
+def test_full_states_are_limited_per_address_across_sockets(server: ServerProcess) -> None:
+    """100 sockets asking for full states 45 times a second once slowed every table: the
+    address shares one bucket (16 at once, 8 a second) however many sockets it uses."""
+    import json
+    import time
+
+    _, listing, _ = server.request("GET", "/api/tables")
+    table = listing["tables"][0]["id"]
+    sockets = [server.join(table, None)[0] for _ in range(10)]
+    try:
+        for ws in sockets:
+            for _ in range(4):  # 40 asked at once from one address
+                ws.send(json.dumps({"type": "sync"}))
+        states = refusals = 0
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and states + refusals < 40:
+            for ws in sockets:
+                try:
+                    message = json.loads(ws.recv(timeout=0.05))
+                except TimeoutError:
+                    continue
+                if message["type"] == "state":
+                    states += 1
+                elif message["type"] == "error":
+                    assert message["code"] == "rate-limited", message
+                    refusals += 1
+        assert states + refusals == 40
+        assert states <= 16 + 8 and refusals >= 40 - 16 - 8, (states, refusals)
+    finally:
+        for ws in sockets:
+            ws.close()

@@ -89,6 +89,9 @@ def serve(
     create_every: float = typer.Option(
         10.0, "--create-every", min=0.0, help="Seconds until an address may make one more table."
     ),
+    sockets_per_client: int = typer.Option(
+        64, "--sockets-per-client", min=1, help="Table sockets one address may hold open at once."
+    ),
     tables_per_client: int = typer.Option(
         20, "--tables-per-client", min=1, help="Open tables one address may have made."
     ),
@@ -139,6 +142,7 @@ def serve(
         create_burst=create_burst,
         create_every=create_every,
         tables_per_client=tables_per_client,
+        sockets_per_client=sockets_per_client,
         open_tables=open_tables,
         retire_after=retire_after,
         trusted_proxies=proxies,

@@ -42,6 +42,7 @@ from paston.server.tables.manager import TableManager
 from paston.server.tables.protocol import error
 from paston.server.tables.table import Table
 from paston.server.web.badinput import BadInputLog
+from paston.server.web.socketguard import SocketGuard
 from paston.server.web.websocket import CLOSE_POLICY, CLOSE_TRY_LATER, TableSocket
 
 log = logging.getLogger("paston.server")
@@ -91,6 +92,7 @@ class ClusterNode:
         self.valid_until = 0.0  # monotonic: the leases are surely held until then
         self.app: FastAPI | None = None
         self.bad_input = BadInputLog()
+        self.sockets = SocketGuard()  # each address's sockets of the tables this worker owns
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
         self.takeovers = 0
@@ -344,7 +346,7 @@ class ClusterNode:
                 await websocket.close(code=CLOSE_POLICY if err.code == "no-table" else CLOSE_TRY_LATER)
             return
         if owner is None:
-            await TableSocket(websocket, self.manager, self.bad_input).run(table_id)
+            await TableSocket(websocket, self.manager, self.bad_input, self.sockets).run(table_id)
         else:
             await self.gateway(websocket, table_id, owner)
 
@@ -410,7 +412,8 @@ class ClusterNode:
 
         async def run() -> None:
             try:
-                await TableSocket(tunnel, self.manager, self.bad_input).run(table_id)  # type: ignore[arg-type]
+                socket = TableSocket(tunnel, self.manager, self.bad_input, self.sockets)  # type: ignore[arg-type]
+                await socket.run(table_id)
             finally:
                 self.tunnels.pop(conn_id, None)
                 if not tunnel.closed:

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,6 +39,7 @@ from paston.server.web.learn import score_table
 from paston.server.web.limits import CreationGate, Limits, client_key
 from paston.server.web.lobby import MAX_PAGE, PAGE, Lobby
 from paston.server.web.replayjobs import ReplayBuilder, read_limited
+from paston.server.web.socketguard import SocketGuard
 from paston.server.web.websocket import add_table_socket
 from paston.server.work.botpool import DEFAULT_BUDGET
 from paston.server.work.deal_analysis import ANALYSIS_WORKERS, Analyses
@@ -165,6 +166,8 @@ def create_app(
     )
     limits = limits or Limits()
     cluster = None if redis_url is None else ClusterNode(redis_url, manager, engine)
+    if cluster is not None:
+        cluster.sockets.max_sockets = limits.sockets_per_client
     # a cluster's lobby lists every worker's open tables (server/cluster/listing.py)
     lobby = Lobby(manager.tables if cluster is None else cluster.listing.tables, limits)  # type: ignore[arg-type]
     gate = CreationGate(limits)
@@ -327,7 +330,13 @@ def create_app(
 
     # --- live tables ------------------------------------------------------------------------
     if cluster is None:
-        add_table_socket(app, manager)
+
+        def socket_client(websocket: WebSocket) -> str:
+            peer = websocket.client.host if websocket.client else None
+            return client_key(peer, websocket.headers, limits.trusted_proxies)
+
+        guard = SocketGuard(max_sockets=limits.sockets_per_client)
+        add_table_socket(app, manager, guard=guard, client_of=socket_client)
     else:
         cluster.install(app)
 

@@ -59,7 +59,9 @@ class Limits:
       memory and the lobby (stored; its seat tokens and address still open it);
     - ``lobby_streams``, ``lobby_streams_per_client``: pushed lobby streams at once;
     - ``trusted_proxies``: peers whose ``X-Forwarded-For`` names the client;
-    - ``replay_bytes``: the largest record a person may open in the replay viewer.
+    - ``replay_bytes``: the largest record a person may open in the replay viewer;
+    - ``sockets_per_client``: table sockets one address may hold open at once, over all
+      tables (see :mod:`paston.server.web.socketguard`).
     """
 
     create_burst: int = 10
@@ -71,6 +73,7 @@ class Limits:
     lobby_streams_per_client: int = 10
     trusted_proxies: tuple[Network, ...] = ()
     replay_bytes: int = 1_000_000
+    sockets_per_client: int = 64
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

@@ -16,8 +16,11 @@
 An illegal, stale, out-of-turn or malformed message gets an error naming the problem
 (and the rule) and changes nothing. A binary frame gets the error ``binary-frame`` and
 the socket is closed (1003); a table with as many watchers as it takes refuses one
-more with ``too-many-watchers`` (closed 1013: try again later). Bad input is logged in
-one short line, a few a minute at most (:class:`~paston.server.web.badinput.BadInputLog`).
+more with ``too-many-watchers`` (closed 1013: try again later). One client address holds
+at most a few dozen sockets over all tables (``too-many-sockets``, closed 1013) and asks
+for full states at a bounded rate over all of them (``rate-limited``): see
+:mod:`paston.server.web.socketguard`. Bad input is logged in one short line, a few a
+minute at most (:class:`~paston.server.web.badinput.BadInputLog`).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from paston.server.tables.protocol import (
 )
 from paston.server.tables.table import Table
 from paston.server.web.badinput import BadInputLog
+from paston.server.web.socketguard import SocketGuard
 
 MAX_MESSAGES_PER_SECOND = 50  # sustained; bursts of twice that are allowed
 HELLO_TIMEOUT = 30.0
@@ -68,6 +72,7 @@ LOGGED = frozenset(
         "rate-limited",
         "too-many-watchers",
         "too-many-connections",
+        "too-many-sockets",
     }
 )
 
@@ -100,12 +105,23 @@ async def _close(websocket: WebSocket, code: int) -> None:
 class TableSocket:
     """One client's socket on a table: its hello, then its messages until it leaves."""
 
-    def __init__(self, websocket: WebSocket, manager: TableManager, log: BadInputLog) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        manager: TableManager,
+        log: BadInputLog,
+        guard: SocketGuard | None = None,
+        client: str | None = None,
+    ) -> None:
+        """``guard`` counts the sockets and full states of each address (a fresh one,
+        counting this socket alone, if none); ``client`` is the address it counts this
+        socket under (default: the peer's)."""
         self.websocket = websocket
         self.manager = manager
         self.log = log
-        client = websocket.client
-        self.client = client.host if client is not None else "?"
+        self.guard = guard if guard is not None else SocketGuard()
+        peer = websocket.client
+        self.client = client if client is not None else (peer.host if peer is not None else "?")
         self.tasks: set[asyncio.Task[None]] = set()  # hints being computed for this client
 
     def note(self, code: str, table_id: str) -> None:
@@ -125,6 +141,20 @@ class TableSocket:
         if origin and urlparse(origin).netloc != websocket.headers.get("host"):
             await websocket.close(code=CLOSE_POLICY)
             return
+        if not self.guard.open(self.client):
+            await websocket.accept()
+            held = self.guard.max_sockets
+            err = TableError("too-many-sockets", f"your address has {held} sockets open already; close some")
+            await self.refuse(err, table_id, CLOSE_TRY_LATER)
+            return
+        try:
+            await self.run_counted(table_id)
+        finally:
+            self.guard.close(self.client)
+
+    async def run_counted(self, table_id: str) -> None:
+        """:meth:`run` once the socket is counted for its address."""
+        websocket = self.websocket
         await websocket.accept()
         try:
             self.manager.get(table_id)
@@ -202,7 +232,10 @@ class TableSocket:
             if isinstance(message, Ping):
                 reply({"type": "pong"})
             elif isinstance(message, Sync):
-                self.manager.resync(table, conn)
+                if self.guard.take_sync(self.client, now):
+                    self.manager.resync(table, conn)
+                else:
+                    refused(TableError("rate-limited", "too many full states from your address; slow down"))
             elif isinstance(message, Hello):
                 refused(TableError("already-joined", "hello was already received"))
             elif isinstance(message, Seed):
@@ -253,10 +286,20 @@ class TableSocket:
         task.add_done_callback(self.tasks.discard)
 
 
-def add_table_socket(app: FastAPI, manager: TableManager, log: BadInputLog | None = None) -> None:
-    """Serve the live tables of ``manager`` at ``/ws/tables/{id}``."""
+def add_table_socket(
+    app: FastAPI,
+    manager: TableManager,
+    log: BadInputLog | None = None,
+    *,
+    guard: SocketGuard | None = None,
+    client_of: Callable[[WebSocket], str] | None = None,
+) -> None:
+    """Serve the live tables of ``manager`` at ``/ws/tables/{id}``; ``guard`` counts each
+    address's sockets (``client_of`` names the address of a socket)."""
     bad_input = log or BadInputLog()
+    counts = guard if guard is not None else SocketGuard()
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await TableSocket(websocket, manager, bad_input).run(table_id)
+        client = client_of(websocket) if client_of is not None else None
+        await TableSocket(websocket, manager, bad_input, counts, client).run(table_id)
