@@ -89,7 +89,7 @@ def test_a_seat_name_must_be_a_string(client: TestClient) -> None:
 
 
 def test_unknown_addresses_wrong_methods_and_crashes_have_the_one_shape(
-    client: TestClient, db_path: Path
+    client: TestClient, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     assert "/api/nothing" in _error(client.get("/api/nothing"), 404, "not-found")["message"]
     _error(client.get("/static/nothing.js"), 404, "not-found")
@@ -99,8 +99,14 @@ def test_unknown_addresses_wrong_methods_and_crashes_have_the_one_shape(
     assert "GET" in res.headers["allow"]
     with sqlite3.connect(db_path) as db:  # the database breaks under the server
         db.execute("ALTER TABLE tables RENAME TO gone")
-    error = _error(client.get("/api/games"), 500, "internal")
+    with caplog.at_level("ERROR", logger="paston.server"):
+        error = _error(client.get("/api/games"), 500, "internal")
     assert "Traceback" not in error["message"] and "gone" not in error["message"]
+    # logged once, in one line, with the id the client was given (to quote to the operator)
+    assert re.fullmatch(r"[0-9a-f]{8}", error["id"]) and error["id"] in error["message"]
+    lines = [r for r in caplog.records if r.name == "paston.server"]
+    assert len(lines) == 1 and lines[0].exc_info is None
+    assert f"error {error['id']}: GET /api/games failed" in lines[0].getMessage()
 
 
 # --- headers, compression, caching ----------------------------------------------------------------

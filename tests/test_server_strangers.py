@@ -4,6 +4,9 @@ this file did not, each test written against the defect as it was found.
 - A forged ``X-Forwarded-For`` from a loopback peer was believed by uvicorn, so every
   per-address limit could be dodged (40 creations, 40 × 201).
 - No route limited its request body (a 200 MB body: +630 MiB and a 3.6 s stall).
+- One address could hold any number of sockets (1,004 watchers exhausted the handles) and
+  ask for full states over all of them at once.
+- Every invalid UTF-8 text frame logged a six-line traceback.
 """
 
 from __future__ import annotations
@@ -156,3 +159,42 @@ def test_full_states_are_limited_per_address_across_sockets(server: ServerProces
     finally:
         for ws in sockets:
             ws.close()
+
+
+# --- logs a stranger cannot flood -------------------------------------------------------------------
+def masked_frame(payload: bytes, opcode: int = 0x1) -> bytes:
+    """One client frame (FIN, masked as a client must), at most 125 bytes of payload."""
+    import os
+
+    mask = os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + body
+
+
+def test_invalid_utf8_frames_log_a_few_lines_and_no_traceback(server: ServerProcess) -> None:
+    """Each text frame that is not UTF-8 once logged a six-line traceback: now one line
+    each, at most ten a minute of the kind, and the server answers as before."""
+    import base64
+    import os
+
+    _, listing, _ = server.request("GET", "/api/tables")  # (no creation: this module's bucket is spent)
+    table = listing["tables"][0]["id"]
+    before = server.log().count("Invalid UTF-8")
+    for _ in range(30):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            key = base64.b64encode(os.urandom(16)).decode()
+            sock.sendall(
+                f"GET /ws/tables/{table} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+            sock.sendall(masked_frame(b"\xff\xfe\xfd"))
+            with contextlib.suppress(OSError):
+                sock.recv(4096)  # the close frame (1007)
+    status, _, _ = server.request("GET", "/api/meta")
+    assert status == 200
+    log = server.log()
+    assert "Traceback" not in log
+    said = log.count("Invalid UTF-8") - before
+    assert 1 <= said <= 10, log[-2000:]

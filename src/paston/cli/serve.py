@@ -131,6 +131,7 @@ def serve(
 
     from paston.server.store.db import DatabaseError, default_database_url, display_url, open_database
     from paston.server.tables.protocol import MAX_FRAME_BYTES
+    from paston.server.web import quietlog
     from paston.server.web.app import create_app
     from paston.server.web.limits import Limits, parse_networks
 
@@ -211,6 +212,9 @@ def serve(
             proxy_headers=False,
         )
     )
+    # one line per error, a few a minute of each kind, whatever a client sends (uvicorn's
+    # logging is configured by its Config above: its handlers exist now)
+    quietlog.install()
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -126,8 +127,13 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, err: Exception) -> JSONResponse:
-        log.error("%s %s failed: %s: %s", request.method, request.url.path, type(err).__name__, err)
-        return error_response(500, "internal", "the server failed to answer; try again")
+        # one line, with an id the client gets too (to quote to the operator)
+        incident = secrets.token_hex(4)
+        where = request.url.path[:200]
+        kind, text = type(err).__name__, str(err)[:300]
+        log.error("error %s: %s %s failed: %s: %s", incident, request.method, where, kind, text)
+        message = f"the server failed to answer (error {incident}); try again"
+        return error_response(500, "internal", message, id=incident)
 
 
 class SecurityHeaders:
