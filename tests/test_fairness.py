@@ -18,7 +18,8 @@ from tests.fairness_helpers import DOC, doc_verifier, run_doc_verifier
 from cli_helpers import assert_fails, assert_ok, invoke
 from helpers import play_out
 from paston import fairness as fair
-from paston.cards import ALL_CARDS
+from paston.cards import ALL_CARDS, CardSet
+from paston.dealing import deal_cards
 from paston.errors import RecordError
 from paston.match import Match
 from paston.record import from_record, to_record
@@ -258,8 +259,9 @@ def test_paston_verify_without_fairness_data(tmp_path: Path) -> None:
     play_out(match, random.Random(2))
     path = tmp_path / "plain.json"
     path.write_text(json.dumps(to_record(match)), encoding="utf-8")
-    out = assert_ok(invoke("verify", path))
-    assert "no fairness data" in out and "not verified" in out
+    result = invoke("verify", path)  # nothing to verify: exit 3, not 0 (a script can tell)
+    assert result.exit_code == 3, result.output
+    assert "no fairness data" in result.output and "nothing to verify" in result.output
 
 
 def test_paston_verify_partial_fairness_data(game: dict[str, Any], tmp_path: Path) -> None:
@@ -270,6 +272,9 @@ def test_paston_verify_partial_fairness_data(game: dict[str, Any], tmp_path: Pat
     f["previous"] = None
     deck = fair.derive_deck(f["secret"], f["table"], 1, None, [s["seed"] for s in f["seeds"]])
     partial["deals"][1]["deck"] = [str(ALL_CARDS[c]) for c in deck]
+    hands, prikup = deal_cards(deck, partial["deals"][1]["dealer"])  # the cards that deck deals
+    partial["deals"][1]["hands"] = [CardSet(h).codes() for h in hands]
+    partial["deals"][1]["prikup"] = CardSet(prikup).codes()
     partial["deals"] = partial["deals"][:2]
     partial["deals"][1] = {k: v for k, v in partial["deals"][1].items() if k not in ("result", "totals")}
     partial["deals"][1]["actions"] = []
@@ -312,3 +317,22 @@ def test_the_docs_verifier_catches_tampering(tmp_path: Path, game: dict[str, Any
     done = run_doc_verifier(tmp_path, bad)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "deal 1: MISMATCH" in done.stdout
+
+
+def test_paston_verify_refuses_hands_not_dealt_from_the_verified_deck(
+    game: dict[str, Any], tmp_path: Path
+) -> None:
+    """Once a record whose hands were swapped (or cards traded) still verified: its decks
+    matched, and only the decks were checked."""
+    for change in ("swap", "trade"):
+        forged = copy.deepcopy(game)
+        hands = forged["deals"][0]["hands"]
+        if change == "swap":
+            hands[0], hands[1] = hands[1], hands[0]
+        else:  # one card of seat 0's hand traded for a prikup card
+            hands[0][0], forged["deals"][0]["prikup"][0] = forged["deals"][0]["prikup"][0], hands[0][0]
+        path = tmp_path / f"{change}.json"
+        path.write_text(json.dumps(forged), encoding="utf-8")
+        result = invoke("verify", path)
+        assert result.exit_code == 1, result.output
+        assert "deal 0: R1.3:" in result.output and "MISMATCH" in result.output

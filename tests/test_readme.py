@@ -216,7 +216,8 @@ def _expected_scores(comment: str) -> list[str]:
 
 def test_readme_command_examples_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every ``paston …`` line of the command reference, in order, in an empty directory
-    (simulate makes 20 games instead of 1000 to stay fast)."""
+    (simulate makes 20 games instead of 1000 to stay fast); a line whose comment starts
+    "exit N" must exit N, every other line 0."""
     monkeypatch.chdir(tmp_path)
     for args, comment in paston_commands(page(CLI_PAGE)):
         if args[0] == "simulate" and "--games" in args:
@@ -224,7 +225,9 @@ def test_readme_command_examples_run_as_written(tmp_path: Path, monkeypatch: pyt
             args[args.index("--games") + 1] = "20"
         feed = "1 2\n1\n" * 3000 if args[0] == "play" else None
         result = invoke(*args, input=feed)
-        assert result.exit_code == 0, f"paston {' '.join(args)}:\n{result.output}"
+        said = re.match(r"exit (\d+)\b", comment)
+        expected = int(said.group(1)) if said else 0
+        assert result.exit_code == expected, f"paston {' '.join(args)}:\n{result.output}"
         if args[0] == "score" and comment:
             rows = [
                 [c.strip() for c in line.split("│")] for line in result.output.splitlines() if "│" in line

@@ -1,10 +1,13 @@
 """``paston verify``: re-derive every deck of a record from its fairness data.
 
 Each deal's ``fairness`` object (docs/FAIRNESS.md) must re-derive exactly the deal's
-``deck``, its commitment must be the SHA-256 of its secret, and the objects of a game
-must link up. Only the decks are checked here; ``paston check`` replays the rules.
-Exit 0 when every deal with fairness data matches (deals without any are named, not
-verified), 1 when a deal does not match, 2 when the file cannot be read as records.
+``deck``, its commitment must be the SHA-256 of its secret, the objects of a game must
+link up, and the deal's ``hands`` and ``prikup`` must be the ones that deck deals (R1.3):
+a record whose cards were not dealt from its verified deck does not verify. The rest of
+the rules are ``paston check``'s. Exit 0 when every deal with fairness data matches
+(deals without any are named, not verified), 1 when a deal does not match, 2 when the
+file cannot be read as records, 3 when it holds nothing to verify (no deal has fairness
+data: a script can tell "verified" from "nothing to verify").
 
 >>> from paston.cli.verify import verify_game
 >>> verify_game({"deals": [{"deck": []}]})
@@ -19,11 +22,15 @@ from typing import Any
 
 import typer
 
-from paston.cards import Card
+from paston.cards import Card, CardSet
 from paston.cli.common import out_console
 from paston.cli.text import count
+from paston.dealing import deal_cards
 from paston.errors import ParseError
 from paston.fairness import Chain
+
+#: Exit status when no deal of the file has fairness data.
+NOTHING_TO_VERIFY = 3
 
 
 def _deck(value: object) -> list[int] | None:
@@ -33,6 +40,46 @@ def _deck(value: object) -> list[int] | None:
         return [Card.parse(c).index for c in value]
     except ParseError:
         return None
+
+
+def dealt_from(entry: dict[str, Any], deck: list[int]) -> str | None:
+    """What is wrong with the deal's ``hands`` and ``prikup`` for its ``deck`` (R1.3), or
+    ``None`` when they are the ones it deals.
+
+    >>> deck = list(range(32))
+    >>> hands, prikup = deal_cards(deck, 0)
+    >>> entry = {"dealer": 0, "hands": [CardSet(h).codes() for h in hands],
+    ...          "prikup": CardSet(prikup).codes()}
+    >>> dealt_from(entry, deck) is None
+    True
+    >>> entry["hands"][1], entry["hands"][2] = entry["hands"][2], entry["hands"][1]
+    >>> dealt_from(entry, deck)
+    'R1.3: hand 1 is not the one the verified deck deals to seat 1'
+    """
+    dealer = entry.get("dealer")
+    if type(dealer) is not int or dealer not in (0, 1, 2):
+        return "dealer must be 0, 1 or 2"
+    hands, prikup = deal_cards(deck, dealer)
+    given = entry.get("hands")
+    if not isinstance(given, list) or len(given) != 3:
+        return "hands must be three lists of card codes"
+    for seat, (cards, mask) in enumerate(zip(given, hands, strict=True)):
+        if _mask(cards) != mask:
+            return f"R1.3: hand {seat} is not the one the verified deck deals to seat {seat}"
+    if _mask(entry.get("prikup")) != prikup:
+        return "R1.3: the prikup is not the one the verified deck deals"
+    return None
+
+
+def _mask(cards: object) -> int | None:
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        return None
+    try:
+        parsed = [Card.parse(c) for c in cards]
+    except ParseError:
+        return None
+    mask = CardSet(parsed).mask
+    return mask if len(set(parsed)) == len(parsed) else None
 
 
 def verify_game(game: dict[str, Any]) -> tuple[int, list[str], list[int]]:
@@ -55,7 +102,7 @@ def verify_game(game: dict[str, Any]) -> tuple[int, list[str], list[int]]:
         elif deck is None:
             why = "deck must be a list of 32 card codes"
         else:
-            why = chain.check(entry["fairness"], deck, i)
+            why = chain.check(entry["fairness"], deck, i) or dealt_from(entry, deck)
         if why is None:
             verified += 1
         else:
@@ -93,8 +140,8 @@ def verify(
 ) -> None:
     """Re-derive every deck of a record from its fairness data (docs/FAIRNESS.md).
 
-    Exit 0 if every deal with fairness data matches, 1 if a deal does not, 2 if the file
-    cannot be read.
+    Exit 0 if every deal with fairness data matches (its hands dealt from its deck), 1 if
+    a deal does not, 2 if the file cannot be read, 3 if no deal has fairness data.
     """
     console = out_console()
     try:
@@ -102,10 +149,11 @@ def verify(
     except (OSError, UnicodeDecodeError, ValueError) as err:
         console.print(f"{file}: cannot read the records: {err}", markup=False)
         raise typer.Exit(2) from None
-    bad = 0
+    bad = any_verified = 0
     for n, game in enumerate(games):
         where = f"{file}: game {n}" if len(games) > 1 else str(file)
         verified, problems, missing = verify_game(game)
+        any_verified += verified
         for p in problems:
             console.print(f"{where}: {p}", markup=False)
         if problems:
@@ -123,3 +171,6 @@ def verify(
             console.print(f"{where}: OK ({count(verified, 'deal')} verified)", markup=False)
     if bad:
         raise typer.Exit(1)
+    if not any_verified:
+        console.print(f"{file}: nothing to verify (no deal has fairness data)", markup=False)
+        raise typer.Exit(NOTHING_TO_VERIFY)
