@@ -7,6 +7,7 @@ this file did not, each test written against the defect as it was found.
 - One address could hold any number of sockets (1,004 watchers exhausted the handles) and
   ask for full states over all of them at once.
 - Every invalid UTF-8 text frame logged a six-line traceback.
+- ``kill -9`` of a server left its fork server, resource tracker and pool processes running.
 """
 
 from __future__ import annotations
@@ -198,3 +199,69 @@ def test_invalid_utf8_frames_log_a_few_lines_and_no_traceback(server: ServerProc
     assert "Traceback" not in log
     said = log.count("Invalid UTF-8") - before
     assert 1 <= said <= 10, log[-2000:]
+
+
+# --- a server killed -9 leaves nothing behind ------------------------------------------------------
+def test_a_killed_server_leaves_no_worker_process_behind(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``kill -9`` of a worker once orphaned its fork server, resource tracker and pool
+    processes: now each dies with its parent."""
+    import os
+    import signal
+    import time
+
+    from tests.server_process import send, until
+
+    proc = ServerProcess(tmp_path_factory.mktemp("killed"), "--bot-delay", "0")
+    try:
+        bots = [{"kind": "bot", "bot": "pimc", "level": 1}] * 3
+        table = proc.new_table(bots)
+        ws, _ = proc.join(table, None)  # a table of computer players moves while watched
+        for _ in range(5):
+            until(ws, "state", timeout=30)
+        send(ws, {"type": "ping"})
+        ws.close()
+        _, _, _ = proc.request("GET", f"/api/tables/{table}")
+        children = _descendants(proc.proc.pid)
+        assert children, "the server started no worker process"
+        os.kill(proc.proc.pid, signal.SIGKILL)
+        proc.proc.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        alive = [pid for pid in children if _alive(pid)]
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.2)
+            alive = [pid for pid in children if _alive(pid)]
+        assert alive == [], {pid: _command(pid) for pid in alive}
+    finally:
+        if proc.proc.poll() is None:
+            proc.stop()
+
+
+def _descendants(pid: int) -> list[int]:
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            text = open(f"/proc/{parent}/task/{parent}/children", encoding="ascii").read()  # noqa: SIM115
+        except OSError:
+            continue
+        kids = [int(p) for p in text.split()]
+        out += kids
+        todo += kids
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().split(") ")[1].split()[0] != "Z"  # a zombie is dead, awaiting its reaper
+    except OSError:
+        return False
+
+
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")[:120]
+    except OSError:
+        return "?"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -25,6 +24,7 @@ from paston.errors import RecordError
 from paston.record import loads as record_loads
 from paston.server.table_error import TableError
 from paston.server.web.limits import LimitError
+from paston.server.work.lifeline import bind_to_parent, worker_context
 from paston.server.work.replay_story import replay_story
 
 #: Replays waiting or being built at once; more are refused until one is done.
@@ -77,9 +77,8 @@ class ReplayBuilder:
         if self.workers <= 0:
             return None
         if self._pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            context = worker_context(["paston.server.work.replay_story"])
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=bind_to_parent)
         return self._pool
 
     async def build(

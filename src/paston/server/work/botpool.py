@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import multiprocessing
 import os
 import pickle
 import signal
@@ -45,6 +44,7 @@ from paston.actions import Action
 from paston.bots.worlds import THREADS_ENV
 from paston.errors import ParseError
 from paston.server.work.botjobs import FALLBACK, HintJob, Job, decode, encode, fallback, run_any, run_job
+from paston.server.work.lifeline import bind_to_parent, worker_context
 
 log = logging.getLogger("paston.server.work.botpool")
 
@@ -152,6 +152,7 @@ class ThreadBotPool:
 def _worker_main(conn: Connection) -> None:
     """A worker process: decide each job that arrives, until the server goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    bind_to_parent()  # and so does its death (kill -9): the fork server's, then ours
     os.environ.setdefault(THREADS_ENV, "1")  # the pool's processes share the cores: one solver thread each
     with contextlib.suppress(OSError, AttributeError):  # not everywhere
         os.nice(WORKER_NICENESS)
@@ -171,13 +172,8 @@ def _worker_main(conn: Connection) -> None:
 
 
 def _default_context() -> BaseContext:
-    """A fork server where there is one (quick to start a worker, and safe under a
-    threaded server, unlike a plain fork), else fresh interpreters."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)
-        return context
-    return multiprocessing.get_context("spawn")
+    """The workers' context (:func:`~paston.server.work.lifeline.worker_context`)."""
+    return worker_context(PRELOAD)
 
 
 @dataclass(eq=False)

@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 from collections import deque
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -49,6 +48,7 @@ from paston.deal import Deal
 from paston.rules import Rules
 from paston.server.store.db import AnalysisRow, now
 from paston.server.table_error import TableError
+from paston.server.work.lifeline import bind_to_parent, worker_context
 
 log = logging.getLogger("paston.server.work.deal_analysis")
 
@@ -115,6 +115,7 @@ def run_analysis(job: DealJob) -> dict[str, Any]:
 
 
 def _worker_start() -> None:
+    bind_to_parent()  # dies with the fork server, which dies with the server (kill -9)
     os.environ.setdefault(THREADS_ENV, "1")  # the server's other work shares the cores
     with contextlib.suppress(OSError, AttributeError):  # not everywhere
         os.nice(WORKER_NICENESS)
@@ -129,8 +130,8 @@ def analysis_executor(workers: int) -> Executor:
     """``workers`` processes (forkserver where offered), or one thread with 0 (tests)."""
     if workers <= 0:
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, multiprocessing.get_context(method), initializer=_worker_start)
+    context = worker_context(["paston.eval.analysis"])
+    return ProcessPoolExecutor(workers, context, initializer=_worker_start)
 
 
 def _sample_deal() -> Deal:
