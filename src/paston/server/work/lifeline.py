@@ -11,8 +11,8 @@ changes (the workers still leave once their pipe to the server closes).
 The fork server runs :func:`bind_to_parent` by importing this module (it is in the fork
 server's preload list) when :data:`SERVER_PID_ENV` names its parent.
 
->>> bind_to_parent(watch_seconds=0) in (True, False)
-True
+>>> SERVER_PID_ENV
+'PASTON_SERVER_PID'
 """
 
 from __future__ import annotations
