@@ -321,13 +321,22 @@ def session_factory(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]
     return sessionmaker(engine, expire_on_commit=False)
 
 
+#: The PostgreSQL advisory lock key that serializes migrations ("PASTON" in ASCII).
+MIGRATION_LOCK = 0x504153544F4E
+
+
 def migrate(engine: Engine) -> None:
-    """Apply the Alembic migrations up to the newest."""
+    """Apply the Alembic migrations up to the newest. On PostgreSQL one process at a time
+    (an advisory lock held by the migrating transaction): workers of a cluster started
+    together on a fresh database once raced their migrations (``duplicate key …
+    pg_type_typname_nsp_index``); now the later ones wait, then find nothing to do."""
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(%(key)s)", {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
