@@ -194,6 +194,28 @@ def test_waiting_analyses_are_bounded_and_asked_ones_go_first(
     assert order_of == ["t0", "t20", "t21", "t22", "t15", "t16", "t17", "t18", "t19"]
 
 
+def test_a_table_played_fast_does_not_hold_back_the_others_analyses(db_url: str) -> None:
+    """15 s of fast play at one table once left another table's analysis unfinished after
+    150 s: now a table has at most MAX_ENDED_PER_TABLE unasked deals waiting (the newest),
+    so another table's deal waits behind two of them, not behind all."""
+    deal = finished_deal(4)
+    sessions = session_factory(open_database(db_url))
+
+    async def run() -> None:
+        analyses = Analyses(sessions, workers=0, level=1)
+        for i in range(30):  # a fast table: 30 deals ended while the worker is busy
+            analyses.deal_ended("fast", deal, i)
+        analyses.deal_ended("other", deal, 0)
+        waiting = list(analyses._ended)
+        assert waiting == [("fast", 28), ("fast", 29), ("other", 0)]
+        assert sum(k[0] == "fast" for k in waiting) == server_analysis.MAX_ENDED_PER_TABLE
+        while analyses.busy:
+            await asyncio.sleep(0.02)
+        analyses.close()
+
+    asyncio.run(run())
+
+
 def test_analysis_workers_use_only_idle_cores(db_url: str) -> None:
     """The workers run in the idle scheduling class (Linux): a move never waits for one."""
     if not hasattr(os, "sched_getscheduler"):

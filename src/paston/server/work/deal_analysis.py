@@ -16,9 +16,11 @@ else the lowest priority), so they use only the cores nothing else wants; a deal
 analysed as it ends only where a connected client shows the deal's end (a browser:
 :meth:`~paston.server.tables.table.Table.shows_deal_ends`), others are analysed when asked
 for. Jobs wait in two bounded lists, those asked for first: a deal that ended while
-:data:`MAX_ENDED_WAITING` others wait pushes out the oldest (it is computed when asked
-for), and past :data:`MAX_ASKED_WAITING` a request is answered pending without being
-queued (it is queued when asked again with room).
+:data:`MAX_ENDED_WAITING` others wait pushes out the oldest, and one of a table that has
+:data:`MAX_ENDED_PER_TABLE` waiting already pushes out that table's oldest (each is
+computed when asked for), so one table played fast cannot hold the others' back; past
+:data:`MAX_ASKED_WAITING` a request is answered pending without being queued (it is
+queued when asked again with room).
 
 >>> job = DealJob.of(_sample_deal(), 0, level=1)
 >>> result = run_analysis(job)
@@ -60,6 +62,9 @@ KEEP_IN_MEMORY = 256
 WORKER_NICENESS = 19
 #: Ended deals waiting to be analysed unasked; one more pushes out the oldest.
 MAX_ENDED_WAITING = 64
+#: Ended deals of one table waiting unasked; one more pushes out that table's oldest (a
+#: table played fast once filled the list and held every other table's analysis back).
+MAX_ENDED_PER_TABLE = 2
 #: Asked-for deals waiting to be analysed; more are answered pending without a place.
 MAX_ASKED_WAITING = 256
 
@@ -205,6 +210,9 @@ class Analyses:
         key = (table_id, index)
         if key in self._done or key in self._running or key in self._asked or key in self._ended:
             return
+        same_table = [k for k in self._ended if k[0] == table_id]
+        for old in same_table[: max(0, len(same_table) - MAX_ENDED_PER_TABLE + 1)]:
+            del self._ended[old]  # the table's oldest: computed when asked for
         self._ended[key] = DealJob.of(deal, index, level=self.level)
         while len(self._ended) > MAX_ENDED_WAITING:
             del self._ended[next(iter(self._ended))]
