@@ -19,6 +19,8 @@ from collections.abc import Iterator
 import pytest
 from tests.server_process import ServerProcess
 
+from paston.server.work.lifeline import _alive
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
@@ -249,14 +251,6 @@ def _descendants(pid: int) -> list[int]:
         out += kids
         todo += kids
     return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            return f.read().split(") ")[1].split()[0] != "Z"  # a zombie is dead, awaiting its reaper
-    except OSError:
-        return False
 
 
 def _command(pid: int) -> str:
