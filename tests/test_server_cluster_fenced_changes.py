@@ -38,7 +38,7 @@ class Worker:
         self.fenced: list[str] = []
         self.manager.log.on_fenced = self.manager.store.on_fenced = self.fenced_off
 
-    def fenced_off(self, table_id: str) -> None:  # as ClusterNode.fenced_off: out of memory
+    def fenced_off(self, table_id: str, fence: int | None = None) -> None:  # as ClusterNode.fenced_off
         self.fenced.append(table_id)
         self.manager.tables.pop(table_id, None)
 
@@ -225,3 +225,78 @@ def test_a_stale_owner_cannot_reopen_a_retired_table(worker: Worker) -> None:
     with worker.engine.connect() as c:
         settings = c.execute(select(TableRow.settings).where(TableRow.id == kept.id)).scalar()
     assert "retired" not in settings
+
+
+def test_a_worker_paused_past_its_lease_cannot_write_a_deals_seeds(worker: Worker) -> None:
+    """A worker collects a deal's seeds, is paused past its lease (SIGSTOP, a long GC),
+    and another worker claims the table and deals that deal itself. Resumed, the stale
+    worker's seed write (TableStore.deal_round's first transaction) is fenced like every
+    change: the stored deal still matches what the new owner dealt, so the table still
+    rebuilds (it failed with ``R6.2: seat 0 does not hold …`` before)."""
+    table = worker.new_table()
+    worker.manager.store.shuffle_first_deal_again(table)  # deal 0's round: seeds asked for
+    assert table.round is not None
+    table.round.seeds[0] = "a person's seed"  # one arrived; the worker stops here
+    new_owner = Worker(worker.engine)
+    try:
+        claimed = new_owner.manager.store.load(table.id, bump_fence(worker.engine, table.id))
+        assert claimed is not None and claimed.round is None  # it dealt deal 0 with its seeds
+        deck = list(claimed.match.deals[0].deck)
+        before = rows(worker.engine, table.id)
+        with pytest.raises(FencedOut) as refused:
+            worker.manager.store.deal_round(table)  # the stale worker wakes up
+        assert refused.value.fence == table.fence
+        assert rows(worker.engine, table.id) == before
+        assert worker.fenced == [table.id] and table.id not in worker.manager.tables
+        again = new_owner.manager.store.load(table.id, bump_fence(worker.engine, table.id))
+        assert again is not None and list(again.match.deals[0].deck) == deck
+    finally:
+        new_owner.close()
+
+
+def test_a_copy_given_up_stops_and_never_drops_the_copy_claimed_since(engine: Engine) -> None:  # noqa: F811
+    """The livelock after Redis restarted empty: a worker gives a table up (its lease
+    gone), claims it again at once, and the old copy's late work (a computer player's
+    move in flight) was refused by the fence, which dropped the new copy by its id; the
+    clients reconnected, the worker claimed the table again, and so on for minutes.
+    Now a copy given up is ``gone``: it commits nothing (without asking the database),
+    schedules no computer player, and a refusal drops only the copy holding that token."""
+    from paston.server.cluster.node import ClusterNode
+
+    manager = TableManager(
+        session_factory(engine), bot_workers=0, seed_timeout=0, next_deal_seconds=0, analysis_workers=0
+    )
+    node = ClusterNode("redis://127.0.0.1:9", manager, engine, me="w1")  # Redis is never reached here
+    try:
+        seats = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
+        old = manager.create("Livelock", Rules(target=10), seats)
+        old.fence = node.owned[old.id] = bump_fence(engine, old.id)
+        node.drop(old.id, "its lease was lost")
+        assert old.gone and old.fence == -1 and old.id not in manager.tables
+        new = manager.store.load(old.id, bump_fence(engine, old.id))
+        assert new is not None and new.fence is not None and not new.gone
+        node.owned[new.id] = new.fence
+        manager._resident(new)
+        before = rows(engine, old.id)
+        seat = old.match.to_move
+        assert seat is not None
+        action = old.match.legal_actions()[0]
+
+        async def late_move() -> None:
+            with pytest.raises(FencedOut) as refused:
+                async with old.lock:
+                    await manager._commit(old, seat, action, None)
+            assert refused.value.code == "not-owner" and refused.value.fence == -1
+            manager.schedule_bots(old)
+            assert old.bot_task is None  # nothing more runs for the old copy
+
+        asyncio.run(late_move())
+        assert rows(engine, old.id) == before
+        node.fenced_off(old.id, -1)  # a refusal of the old copy's token
+        node.fenced_off(old.id, new.fence - 1)  # or of an older owner's
+        assert manager.tables.get(new.id) is new and node.owned[new.id] == new.fence
+        node.fenced_off(new.id, new.fence)  # the new copy's own refusal does drop it
+        assert new.id not in manager.tables and new.gone
+    finally:
+        manager.stop_bots()
+        manager.log.close()

@@ -62,7 +62,7 @@ def test_a_move_is_committed_only_with_the_tables_current_token(engine: Engine) 
     assert bump_fence(engine, "nope") is None and current_fence(engine, "nope") is None
     log = ActionLog(engine, fenced=True)
     fenced: list[str] = []
-    log.on_fenced = fenced.append
+    log.on_fenced = lambda table_id, fence: fenced.append(table_id)
 
     async def go() -> None:
         await log.append_durably(row("a", 0, 1))

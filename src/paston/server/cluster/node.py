@@ -250,8 +250,13 @@ class ClusterNode:
         table.fence = fence
         self.owned[table.id] = fence
 
-    def fenced_off(self, table_id: str) -> None:
-        """A change of the table was refused by its fencing token: another worker owns it."""
+    def fenced_off(self, table_id: str, fence: int | None = None) -> None:
+        """A change of the table made with token ``fence`` was refused: another worker owns
+        it. Only the copy that holds that token leaves memory: a late change of a copy
+        given up before (token −1, or an older one) must not drop the copy claimed since
+        (that was a livelock: drop, claim again, drop...)."""
+        if fence is not None and self.owned.get(table_id) != fence:
+            return
         self.drop(table_id, "a change of it was fenced off")
 
     def drop(self, table_id: str, why: str) -> None:
@@ -263,7 +268,8 @@ class ClusterNode:
             self._unload(table)
 
     def _unload(self, table: Table) -> None:
-        table.fence = -1  # a token no table holds: whatever still runs for it commits nothing
+        table.gone = True  # whatever still runs for this copy stops, and commits nothing
+        table.fence = -1  # a token no table holds
         if table.bot_task is not None:
             table.bot_task.cancel()
         if table.presence_call is not None:
@@ -271,6 +277,7 @@ class ClusterNode:
         self.manager.pauses.stop([table])
         self.manager.rounds.stop([table])
         for conn in list(table.connections):
+            conn.moved = True  # closed 1012: reconnect, the table is played elsewhere now
             conn.close()
             if conn.hangup is not None:
                 conn.hangup_task = asyncio.ensure_future(conn.hangup())

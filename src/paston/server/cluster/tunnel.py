@@ -23,9 +23,9 @@ from fastapi import WebSocket
 
 from paston.server.cluster.bus import Bus
 from paston.server.tables.connection import Connection
+from paston.server.web.websocket import CLOSE_MOVED
 
-#: Close code a client gets when its table moved to another worker: reconnect.
-CLOSE_MOVED = 1012
+__all__ = ["CLOSE_MOVED", "Address", "Gate", "TunnelSocket", "deliver"]
 
 
 class Address(NamedTuple):

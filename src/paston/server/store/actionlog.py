@@ -76,7 +76,7 @@ class ActionLog:
     def __init__(self, engine: Engine, *, fenced: bool = False, inline: bool | None = None) -> None:
         table = ActionRow.__table__
         self.fenced = fenced
-        self.on_fenced: Callable[[str], None] | None = None
+        self.on_fenced: Callable[[str, int | None], None] | None = None
         check = fence_check().compile(dialect=engine.dialect)
         self._check_sql = str(check)
         self._check_order = tuple(check.positiontup or ()) if engine.dialect.positional else None
@@ -111,7 +111,7 @@ class ActionLog:
             else:
                 self._fenced_off(refused)
                 if refused:
-                    raise FencedOut(row["table_id"])
+                    raise FencedOut(row["table_id"], row.get("fence"))
                 return
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
@@ -143,7 +143,7 @@ class ActionLog:
             if err is not None:
                 done.set_exception(err)
             elif (row["table_id"], row.get("fence")) in refused:
-                done.set_exception(FencedOut(row["table_id"]))
+                done.set_exception(FencedOut(row["table_id"], row.get("fence")))
             else:
                 done.set_result(None)
         self._fenced_off(refused)
@@ -151,9 +151,9 @@ class ActionLog:
             self._write_group(loop)
 
     def _fenced_off(self, refused: Refused) -> None:
-        for table_id in dict.fromkeys(table_id for table_id, _ in refused):
+        for table_id, fence in sorted(refused, key=repr):
             if self.on_fenced is not None:
-                self.on_fenced(table_id)
+                self.on_fenced(table_id, fence)
 
     def _refused(self, cursor: Any, rows: list[Row]) -> Refused:
         """The (table, token) pairs of ``rows`` whose table's row does not hold that token

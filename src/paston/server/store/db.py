@@ -134,14 +134,18 @@ class FencedOut(TableError):
     """A change of a table whose ownership passed to another worker of the cluster: it is
     not committed (see :func:`fence_check`).
 
-    >>> err = FencedOut("t1")
-    >>> err.code, err.table_id
-    ('not-owner', 't1')
+    ``fence`` is the token the refused change was made with (``-1``: a copy of the table
+    this worker already gave up).
+
+    >>> err = FencedOut("t1", 4)
+    >>> err.code, err.table_id, err.fence
+    ('not-owner', 't1', 4)
     """
 
-    def __init__(self, table_id: str) -> None:
+    def __init__(self, table_id: str, fence: int | None = None) -> None:
         super().__init__("not-owner", f"table {table_id} is played by another worker now; try again")
         self.table_id = table_id
+        self.fence = fence
 
 
 def fence_check() -> Update:

@@ -38,6 +38,7 @@ class Connection:
     task: asyncio.Task[None] | None = None
     closed: bool = False
     hangup: Callable[[], Awaitable[None]] | None = None  # ends the socket of a client too far behind
+    moved: bool = False  # the table left this worker (a cluster): the socket is closed 1012, not 1013
     hangup_task: asyncio.Future[None] | None = None
     queued_bytes: int = 0  # the size of what waits in the outbox
 

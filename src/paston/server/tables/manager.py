@@ -21,7 +21,7 @@ from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
 from paston.server.store.actionlog import ActionLog
-from paston.server.store.db import now
+from paston.server.store.db import FencedOut, now
 from paston.server.table_error import TableError
 from paston.server.tables.cache import KEEP_FINISHED, FinishedGames
 from paston.server.tables.commands import Accepted, Done
@@ -271,7 +271,11 @@ class TableManager:
 
     async def _commit(self, table: Table, seat: int, action: Action, command_id: str | None) -> None:
         """Log a legal action (committed first: the log is the truth), apply it, and deal
-        on. The caller holds the table's lock. Nothing changes if the database fails."""
+        on. The caller holds the table's lock. Nothing changes if the database fails; a
+        copy this worker gave up (``table.gone``) writes nothing, and a move the fence
+        refuses raises :class:`~paston.server.store.db.FencedOut` (``not-owner``)."""
+        if table.gone:
+            raise FencedOut(table.id, table.fence)
         try:
             await self.log.append_durably(
                 {
@@ -285,6 +289,8 @@ class TableManager:
                     "fence": table.fence,  # a cluster's owner token (server/cluster)
                 }
             )
+        except FencedOut:
+            raise
         except Exception as err:
             raise TableError(
                 "storage", f"the move could not be saved ({type(err).__name__}); try again"

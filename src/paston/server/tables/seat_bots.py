@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from paston.actions import Action
+from paston.server.store.db import FencedOut
 from paston.server.table_error import TableError
 from paston.server.tables.table import Table
 from paston.server.work.botjobs import FALLBACK, BotSeat, Job, decision_seed
@@ -115,7 +116,7 @@ class BotRunner:
         offline and takeover is on, check again when it is due. Nothing happens at a
         table nobody watches."""
         seat = table.match.to_move
-        if seat is None:
+        if seat is None or table.gone:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -159,6 +160,9 @@ class BotRunner:
         while True:
             seat = table.match.to_move
             bot = None if seat is None else actor(table, seat)
+            if table.gone:  # another worker plays it now: this copy does nothing more
+                table.bot_task = None
+                return
             if seat is None or bot is None or not self.watched(table) or table.waits_for_people():
                 table.bot_task = None
                 self.schedule(table)
@@ -178,6 +182,9 @@ class BotRunner:
                     continue
                 try:
                     await self._commit(table, seat, action)
+                except FencedOut:
+                    table.bot_task = None
+                    return  # another worker owns the table: this copy stops
                 except TableError:
                     continue  # the database failed: nothing changed, try again
             self._broadcast(table)

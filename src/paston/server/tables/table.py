@@ -123,6 +123,9 @@ class Table:
     left_on_show: float | None = None  # rebuilt mid-pause: the seconds its pause had left
     nexters: weakref.WeakSet[Connection] = field(default_factory=weakref.WeakSet)  # clients that show it
     fence: int | None = None  # this server's fencing token for the table, in a cluster (server/cluster)
+    # left this worker's memory (a cluster: another worker owns it): nothing more runs for
+    # this copy, and none of its changes reaches the database
+    gone: bool = False
 
     @property
     def rules(self) -> Rules:

@@ -84,8 +84,8 @@ def holds_fence(session: Session, table: Table, *, required: bool = False) -> bo
 def check_fence(session: Session, table: Table, *, required: bool = False) -> None:
     """Go on only if this worker still owns the table (:func:`holds_fence`), else raise
     :class:`FencedOut`: the transaction commits nothing."""
-    if not holds_fence(session, table, required=required):
-        raise FencedOut(table.id)
+    if table.gone or not holds_fence(session, table, required=required):
+        raise FencedOut(table.id, table.fence)
 
 
 def deal_on(session: Session, table: Table, *, required: bool = False) -> None:
@@ -128,7 +128,7 @@ class TableStore:
         # a cluster's worker (server/cluster): every change of a table is checked against
         # its fencing token; a refused one is told to ``on_fenced`` (the table leaves memory)
         self.fenced = False
-        self.on_fenced: Callable[[str], None] | None = None
+        self.on_fenced: Callable[[str, int | None], None] | None = None
 
     @contextmanager
     def changing(self, table: Table | None) -> Iterator[Session]:
@@ -142,12 +142,12 @@ class TableStore:
                     check_fence(session, table, required=self.fenced)
                 yield session
         except FencedOut as err:
-            self._fenced_out(err.table_id)
+            self._fenced_out(err.table_id, err.fence)
             raise
 
-    def _fenced_out(self, table_id: str) -> None:
+    def _fenced_out(self, table_id: str, fence: int | None) -> None:
         if self.on_fenced is not None:
-            self.on_fenced(table_id)
+            self.on_fenced(table_id, fence)
 
     def add(self, table: Table, first_dealer: int, rematch_of: Table | None = None) -> None:
         """Store a new table with its seats (a seat taken at creation with its person), and
@@ -275,7 +275,10 @@ class TableStore:
         r = table.round
         if r is not None and r.ready():
             choices = r.choices()
-            with self.sessions() as session, session.begin():
+            # fenced like every change: a worker paused past its lease and resumed must not
+            # write seeds over the deal its successor dealt (the stored deal would no
+            # longer match the actions, and the table could not be rebuilt)
+            with self.changing(table) as session:
                 row = session.scalars(
                     select(DealRow).where(DealRow.table_id == table.id, DealRow.number == r.deal)
                 ).one()
@@ -304,8 +307,8 @@ class TableStore:
         """Mark tables retired (with when: not loaded at a start) or open again; returns
         the ids of those left as they were because this worker no longer owns them."""
         with self.sessions() as session, session.begin():
-            refused = [t.id for t in tables if not holds_fence(session, t, required=self.fenced)]
-            table_ids = [t.id for t in tables if t.id not in refused]
+            refused = [t for t in tables if t.gone or not holds_fence(session, t, required=self.fenced)]
+            table_ids = [t.id for t in tables if t not in refused]
             chunks = [table_ids[i : i + 500] for i in range(0, len(table_ids), 500)]
             rows = [
                 r for chunk in chunks for r in session.scalars(select(TableRow).where(TableRow.id.in_(chunk)))
@@ -313,9 +316,9 @@ class TableStore:
             for row in rows:
                 settings = {k: v for k, v in (row.settings or {}).items() if k != "retired"}
                 row.settings = {**settings, "retired": now().isoformat()} if retired else settings
-        for table_id in refused:
-            self._fenced_out(table_id)
-        return refused
+        for table in refused:
+            self._fenced_out(table.id, table.fence)
+        return [t.id for t in refused]
 
     def finished_summaries(self, limit: int, live: Mapping[str, Table]) -> list[dict[str, Any]]:
         """The summaries of the ``limit`` most recently finished games, newest first:

@@ -59,6 +59,8 @@ HELLO_TIMEOUT = 30.0
 #: WebSocket close codes: a policy broken (bad hello, token, origin), data that cannot
 #: be accepted (a binary frame), try again later (the table is full, the client too slow).
 CLOSE_POLICY, CLOSE_UNSUPPORTED, CLOSE_TRY_LATER = 1008, 1003, 1013
+#: Close code a client gets when its table moved to another worker (a cluster): reconnect.
+CLOSE_MOVED = 1012
 
 #: Error codes that are bad input, logged (one line, rate-limited).
 LOGGED = frozenset(
@@ -177,7 +179,7 @@ class TableSocket:
             await self.refuse(err, table_id, CLOSE_POLICY)
             return
         conn = Connection(send=websocket.send_text, seat=seat, updates=hello.updates)
-        conn.hangup = lambda: websocket.close(code=CLOSE_TRY_LATER)
+        conn.hangup = lambda: websocket.close(code=CLOSE_MOVED if conn.moved else CLOSE_TRY_LATER)
         try:
             await self.manager.join(table, conn, sends_seeds=hello.seeds, shows_next=hello.next)
         except TableError as err:  # the table is full
