@@ -38,6 +38,8 @@ class TableRun:
         self.errors: list[str] = []
         self.acked = 0
         self.version = 0
+        self.sent: dict[str, str] = {}  # command id -> the action sent with it
+        self.acks: list[tuple[int, int, str, str]] = []  # (version, seat, command id, action)
 
 
 async def client(
@@ -65,6 +67,7 @@ async def follow(
             continue
         if msg["type"] == "ack":
             run.acked += 1
+            run.acks.append((int(msg["version"]), seat, str(msg["id"]), run.sent.get(str(msg["id"]), "")))
             continue
         if msg["type"] == "update":
             if msg.get("event") is not None and msg["version"] != state.get("version", -2) + 1:
@@ -92,11 +95,9 @@ async def follow(
             if time.perf_counter() >= deadline:
                 return
         run.sent_at[v + 1] = time.perf_counter()
-        await ws.send(
-            json.dumps(
-                {"type": "act", "action": rng.choice(view["legal"]), "version": v, "id": f"{seat}-{v}"}
-            )
-        )
+        action = rng.choice(view["legal"])
+        run.sent[f"{seat}-{v}"] = action
+        await ws.send(json.dumps({"type": "act", "action": action, "version": v, "id": f"{seat}-{v}"}))
 
 
 async def play_tables(port: int, runs: list[TableRun], args: argparse.Namespace, seed: float) -> None:

@@ -300,3 +300,39 @@ def test_a_copy_given_up_stops_and_never_drops_the_copy_claimed_since(engine: En
     finally:
         manager.stop_bots()
         manager.log.close()
+
+
+def test_a_finished_game_given_up_leaves_the_cache_of_finished_games_too(engine: Engine) -> None:  # noqa: F811
+    """A finished game the cluster gave up (its lease lost) left ``manager.tables`` but
+    stayed in the finished-games cache; the next finished game loaded at that worker
+    then raised ``KeyError`` in the cache's trim, and every worker asked for such a game
+    answered 503 ``cluster-unavailable`` from then on (found by the chaos suite)."""
+    from paston.server.cluster.node import ClusterNode
+
+    manager = TableManager(
+        session_factory(engine),
+        bot_workers=0,
+        seed_timeout=0,
+        next_deal_seconds=0,
+        analysis_workers=0,
+        keep_finished=1,
+    )
+    node = ClusterNode("redis://127.0.0.1:9", manager, engine, me="w1")
+    try:
+        games = []
+        for _ in range(2):
+            table = manager.create("Done", Rules(target=10), PEOPLE)
+            table.fence = node.owned[table.id] = bump_fence(engine, table.id)
+            asyncio.run(play(manager, table))
+            assert table.finished and table.id in manager.finished_games
+            games.append(table)
+        node.drop(games[-1].id, "its lease was lost")
+        assert games[-1].id not in manager.finished_games
+        manager.finished_games.trim()  # and a stale entry left some other way is let go
+        again = manager.store.load(games[-1].id, bump_fence(engine, games[-1].id))
+        assert again is not None and again.finished
+        manager._resident(again)  # raised KeyError before
+        assert manager.tables.get(again.id) is again
+    finally:
+        manager.stop_bots()
+        manager.log.close()

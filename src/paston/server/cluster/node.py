@@ -263,6 +263,7 @@ class ClusterNode:
         """This worker no longer owns the table: out of memory, clients told to reconnect."""
         self.owned.pop(table_id, None)
         table = self.manager.tables.pop(table_id, None)
+        self.manager.finished_games.forget(table_id)
         if table is not None:
             log.warning("worker %s gives table %s up: %s", self.me, table_id, why)
             self._unload(table)

@@ -45,6 +45,8 @@ class FinishedGames:
 
     def trim(self) -> None:
         """Drop the least recently used finished games beyond the limit, except those in use."""
+        for table_id in [t for t in self._order if t not in self.tables]:
+            del self._order[table_id]  # left memory another way (a cluster gave it up)
         excess = len(self._order) - self.keep
         for table_id in list(self._order):
             if excess <= 0:
