@@ -9,7 +9,7 @@ import typer
 from paston.cli.common import fail
 
 #: what ``paston serve`` imports that the bare package does not install (the ``server`` extra)
-SERVER_PACKAGES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets")
+SERVER_PACKAGES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets", "prometheus_client")
 
 
 def missing_server_packages() -> list[str]:
