@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import enum
 import importlib.util
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from paston.cli.common import fail
+
+if TYPE_CHECKING:
+    import uvicorn
 
 #: what ``paston serve`` imports that the bare package does not install (the ``server`` extra)
 SERVER_PACKAGES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets", "prometheus_client")
@@ -35,6 +39,40 @@ def missing_server_packages() -> list[str]:
     True
     """
     return [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
+
+
+def server_config(app: Any, host: str, port: int, max_connections: int | None) -> uvicorn.Config:
+    """uvicorn's settings for ``paston serve`` (docs/guide/operating.md).
+
+    >>> config = server_config(None, "127.0.0.1", 8000, 1000)
+    >>> config.timeout_keep_alive, config.ws_ping_interval, config.ws_ping_timeout, config.limit_concurrency
+    (5, 20.0, 20.0, 1000)
+    """
+    import uvicorn
+
+    from paston.server.tables.protocol import MAX_FRAME_BYTES
+    from paston.server.web.idlehttp import HeadTimeoutProtocol
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        # updates are small: compressing each costs more time than it saves bytes; a frame
+        # far beyond the protocol's 4 KB is refused before it is read (close 1009)
+        ws_per_message_deflate=False,
+        ws_max_size=MAX_FRAME_BYTES,
+        # the peer address is the socket's: uvicorn would otherwise take X-Forwarded-For
+        # from any local peer as the client; the app reads it from --trusted-proxy peers only
+        proxy_headers=False,
+        # idle connections end: silent after an answer (5 s), or without a whole request
+        # head (idlehttp.HEAD_TIMEOUT); a WebSocket whose client vanished misses a pong
+        http=HeadTimeoutProtocol,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limit_concurrency=max_connections,  # beyond: HTTP 503
+        ws_ping_interval=WS_PING_INTERVAL,
+        ws_ping_timeout=WS_PING_TIMEOUT,
+    )
 
 
 def serve(
@@ -163,10 +201,8 @@ def serve(
     import uvicorn
 
     from paston.server.store.db import DatabaseError, default_database_url, display_url, open_database
-    from paston.server.tables.protocol import MAX_FRAME_BYTES
     from paston.server.web import jsonlog, quietlog
     from paston.server.web.app import create_app
-    from paston.server.web.idlehttp import HeadTimeoutProtocol
     from paston.server.web.limits import Limits, parse_networks
     from paston.server.web.metrics import LOOPBACK
     from paston.server.web.openfiles import connection_limit, raise_open_files
@@ -248,28 +284,7 @@ def serve(
     open_files, _ = raise_open_files()
     if max_connections is None and open_files > 0:
         max_connections = connection_limit(open_files)
-    # updates are small: compressing each costs more time than it saves bytes; a frame
-    # far beyond the protocol's 4 KB is refused before it is read (close 1009)
-    server = Server(
-        uvicorn.Config(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            ws_per_message_deflate=False,
-            ws_max_size=MAX_FRAME_BYTES,
-            # the peer address is the socket's: uvicorn would otherwise take X-Forwarded-For
-            # from any local peer as the client; the app reads it from --trusted-proxy peers only
-            proxy_headers=False,
-            # idle connections end: silent after an answer (5 s), or without a whole request
-            # head (idlehttp.HEAD_TIMEOUT); a WebSocket whose client vanished misses a pong
-            http=HeadTimeoutProtocol,
-            timeout_keep_alive=KEEP_ALIVE_SECONDS,
-            limit_concurrency=max_connections,
-            ws_ping_interval=WS_PING_INTERVAL,
-            ws_ping_timeout=WS_PING_TIMEOUT,
-        )
-    )
+    server = Server(server_config(app, host, port, max_connections))
     # one line per error, a few a minute of each kind, whatever a client sends (uvicorn's
     # logging is configured by its Config above: its handlers exist now), in JSON if asked
     if as_json:

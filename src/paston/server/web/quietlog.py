@@ -19,8 +19,8 @@ template) a minute, and says on the next line it lets through how many it held b
 A record of several lines (asyncio's ``socket.accept() out of system resource`` names
 the socket on a second line) becomes one:
 
->>> many = logging.LogRecord("asyncio", 40, "x", 1, "accept failed\nsocket: <s>", None, None)
->>> quiet.filter(many), many.getMessage()
+>>> many = logging.LogRecord("asyncio", 40, "x", 1, "accept failed\\nsocket: <s>", None, None)
+>>> OneLineErrors(clock=lambda: 0.0).filter(many), many.getMessage()
 (True, 'accept failed | socket: <s>')
 """
 
