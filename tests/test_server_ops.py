@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
+import subprocess
 import sys
 import time
 import urllib.error
@@ -213,3 +215,41 @@ def test_readyz_fails_while_the_database_refuses_and_recovers(postgres_url: str,
         proc.stop()
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_beyond_max_connections_http_is_answered_503_and_served_again_after(tmp_path: Path) -> None:
+    proc = ServerProcess(tmp_path, "--max-connections", "4", "--bot-workers", "0", "--analysis-workers", "0")
+    idle = [socket.create_connection(("127.0.0.1", proc.port)) for _ in range(4)]
+    try:
+        time.sleep(0.5)  # accepted
+        status, body, _ = proc.request("GET", "/healthz")
+        assert status == 503, body
+        for sock in idle:
+            sock.close()
+        deadline = time.monotonic() + 10
+        while proc.request("GET", "/healthz")[0] != 200:
+            assert time.monotonic() < deadline, "never served again"
+            time.sleep(0.1)
+    finally:
+        for sock in idle:
+            sock.close()
+        proc.stop()
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--log-format", "xml", "Invalid value for '--log-format'"),
+        ("--metrics-from", "10.0.0.300", "--metrics-from: not an address or network: '10.0.0.300'"),
+    ],
+)
+def test_a_bad_operator_option_is_a_usage_error(option: str, value: str, said: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*server_process.paston_command(), "serve", "--port", str(server_process.free_port()), option, value],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert said in " ".join((done.stdout + done.stderr).split()), done.stderr
