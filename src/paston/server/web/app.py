@@ -18,7 +18,7 @@ from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
 from paston.errors import RulesError
 from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
 from paston.server.cluster.clustermetrics import ClusterCollector
-from paston.server.cluster.forward import Forwarding, rematch_at_owner
+from paston.server.cluster.forward import FORWARDED, Forwarding, rematch_at_owner
 from paston.server.cluster.node import ClusterNode
 from paston.server.store.db import (
     WalCheckpointer,
@@ -231,7 +231,8 @@ def create_app(
         app.add_middleware(Forwarding, node=cluster)
     # outermost: a body over its limit is refused before anything reads or forwards it
     app.add_middleware(BodyLimit, per_path={"/api/replay": limits.replay_bytes})
-    app.add_middleware(CountRefusals, metrics=metrics)  # sees every answer, BodyLimit's 413 too
+    # sees every answer, BodyLimit's 413 too; a forwarded request is counted where it came in
+    app.add_middleware(CountRefusals, metrics=metrics, skip=None if cluster is None else FORWARDED)
     add_ops_routes(app, Readiness(checks))
     add_metrics_route(app, metrics, metrics_from)
 

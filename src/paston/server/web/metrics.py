@@ -215,14 +215,18 @@ class CountedBadInput(BadInputLog):
 
 class CountRefusals:
     """ASGI middleware: counts HTTP refusals (413, 429, 503) by their error code, and
-    500s, including a request that raised (answered 500 by the outermost handler)."""
+    500s, including a request that raised (answered 500 by the outermost handler). A
+    request with the header ``skip`` is not counted (in a cluster: one another worker
+    forwarded, which that worker counts as it answers its client)."""
 
-    def __init__(self, app: ASGIApp, metrics: ServerMetrics) -> None:
+    def __init__(self, app: ASGIApp, metrics: ServerMetrics, skip: bytes | None = None) -> None:
         self.app = app
         self.metrics = metrics
+        self.skip = skip
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        skipped = self.skip is not None and any(k == self.skip for k, _ in scope.get("headers", []))
+        if scope["type"] != "http" or skipped:
             await self.app(scope, receive, send)
             return
         status = 0
