@@ -243,3 +243,14 @@ def test_an_accept_out_of_file_handles_is_one_line_a_few_times_a_minute() -> Non
     assert "Traceback" not in stream.getvalue()
     assert lines[0].startswith("socket.accept() out of system resource | socket: <socket.socket")
     assert lines[0].endswith("(OSError: [Errno 24] Too many open files)")
+
+
+def test_hints_the_pool_refused_are_refusals_with_their_code(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'p.db'}", bot_workers=1, analysis_workers=0)
+    pool = app.state.manager.bot_runner.pool
+    assert isinstance(pool, ProcessBotPool)
+    key = 'paston_refused_total{reason="hint-busy",via="websocket"}'
+    assert sample(app.state.metrics.render().decode(), key) == 0.0
+    pool.hints_refused = 3  # counted by the pool as it refuses them (tests/test_server_botpool_queue.py)
+    assert sample(app.state.metrics.render().decode(), key) == 3.0
+    pool.close()

@@ -111,11 +111,12 @@ class ServerMetrics:
         """Read ``manager``'s tables and queues, ``sockets()`` (the table sockets open) and
         ``lobby``'s streams at each scrape, and time the computer players' decisions. (A
         cluster's worker adds its own collector: ``paston.server.cluster.clustermetrics``.)"""
-        self.registry.register(ServerCollector(manager, sockets, lobby, self))
+        self.registry.register(ServerCollector(manager, sockets, lobby))
         manager.bot_runner.on_decision = self.decision_seconds.observe
         pool = manager.bot_runner.pool
         if isinstance(pool, ProcessBotPool):
             pool.on_wait = self.queue_wait_seconds.observe
+            self.pool = pool
 
     def render(self) -> bytes:
         """The text exposition of every metric."""
@@ -149,11 +150,8 @@ class ServerCollector(Collector):
         manager: TableManager,
         sockets: Callable[[], int] | None,
         lobby: Lobby | None,
-        metrics: ServerMetrics,
     ) -> None:
         self.manager, self.sockets, self.lobby = manager, sockets, lobby
-        pool = manager.bot_runner.pool
-        metrics.pool = pool if isinstance(pool, ProcessBotPool) else None
 
     def collect(self) -> Iterator[Metric]:
         manager = self.manager
