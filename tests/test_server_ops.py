@@ -218,7 +218,17 @@ def test_readyz_fails_while_the_database_refuses_and_recovers(postgres_url: str,
 
 
 def test_beyond_max_connections_http_is_answered_503_and_served_again_after(tmp_path: Path) -> None:
-    proc = ServerProcess(tmp_path, "--max-connections", "4", "--bot-workers", "0", "--analysis-workers", "0")
+    options = (
+        "--max-connections",
+        "4",
+        "--log-format",
+        "json",
+        "--bot-workers",
+        "0",
+        "--analysis-workers",
+        "0",
+    )
+    proc = ServerProcess(tmp_path, *options)
     idle = [socket.create_connection(("127.0.0.1", proc.port)) for _ in range(4)]
     try:
         time.sleep(0.5)  # accepted
@@ -230,6 +240,9 @@ def test_beyond_max_connections_http_is_answered_503_and_served_again_after(tmp_
         while proc.request("GET", "/healthz")[0] != 200:
             assert time.monotonic() < deadline, "never served again"
             time.sleep(0.1)
+        lines = [json.loads(line) for line in proc.log().splitlines()]  # uvicorn's warning too
+        said = [line for line in lines if line["logger"].startswith("uvicorn")]
+        assert said and said[0]["level"] == "WARNING" and "concurrency limit" in said[0]["message"], lines
     finally:
         for sock in idle:
             sock.close()
