@@ -19,6 +19,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 import server_process
 from paston.server.web.idlehttp import HEAD_TIMEOUT
@@ -105,8 +106,15 @@ def test_every_log_line_is_one_json_object(server: ServerProcess) -> None:
         assert json.loads(ws.recv(timeout=5))["code"] == "binary-frame"
     finally:
         ws.close()
+    broken = server.socket(server.new_table())
+    try:  # invalid UTF-8 in a text frame: uvicorn logs a traceback, made one line
+        broken.send(b"\xff\xfe", text=True)
+        with pytest.raises(ConnectionClosed):
+            broken.recv(timeout=5)
+    finally:
+        broken.close()
     deadline = time.monotonic() + 10
-    while "binary-frame" not in server.log():
+    while "binary-frame" not in server.log() or "UnicodeDecodeError" not in server.log():
         assert time.monotonic() < deadline, server.log()
         time.sleep(0.1)
     lines = [json.loads(line) for line in server.log().splitlines()]
@@ -114,6 +122,9 @@ def test_every_log_line_is_one_json_object(server: ServerProcess) -> None:
     assert lines[0]["message"].startswith("Paston is running: open http://localhost:")
     bad = [line for line in lines if "binary-frame" in line["message"]]
     assert bad and bad[0]["level"] == "WARNING" and bad[0]["logger"] == "paston.server"
+    utf8 = [line for line in lines if "UnicodeDecodeError" in line["message"]]
+    assert utf8 and utf8[0]["level"] == "ERROR" and utf8[0]["logger"] == "uvicorn.error"
+    assert "Traceback" not in server.log()
 
 
 def _closed_after(sock: socket.socket, limit: float) -> float:
