@@ -229,7 +229,7 @@ def create_app(
     page = install_http(app, STATIC)
     if cluster is not None:
         app.add_middleware(Forwarding, node=cluster)
-    # outermost: a body over its limit is refused before anything reads or forwards it
+    # outermost but for the counting: a body over its limit is refused before anything reads or forwards it
     app.add_middleware(BodyLimit, per_path={"/api/replay": limits.replay_bytes})
     # sees every answer, BodyLimit's 413 too; a forwarded request is counted where it came in
     app.add_middleware(CountRefusals, metrics=metrics, skip=None if cluster is None else FORWARDED)
