@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+import enum
 import importlib.util
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from paston.cli.common import fail
 
+if TYPE_CHECKING:
+    import uvicorn
+
 #: what ``paston serve`` imports that the bare package does not install (the ``server`` extra)
-SERVER_PACKAGES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets")
+SERVER_PACKAGES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets", "prometheus_client")
+
+
+#: Seconds a kept-alive HTTP connection may stay silent after an answer.
+KEEP_ALIVE_SECONDS = 5
+#: Seconds between the server's pings on a WebSocket, and for its pong to come back: a
+#: client gone without closing (its network dropped) is closed within the two.
+WS_PING_INTERVAL = 20.0
+WS_PING_TIMEOUT = 20.0
+
+
+class LogFormat(enum.StrEnum):
+    """How ``paston serve`` writes its log."""
+
+    text = "text"
+    json = "json"
 
 
 def missing_server_packages() -> list[str]:
@@ -19,6 +39,40 @@ def missing_server_packages() -> list[str]:
     True
     """
     return [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
+
+
+def server_config(app: Any, host: str, port: int, max_connections: int | None) -> uvicorn.Config:
+    """uvicorn's settings for ``paston serve`` (docs/guide/operating.md).
+
+    >>> config = server_config(None, "127.0.0.1", 8000, 1000)
+    >>> config.timeout_keep_alive, config.ws_ping_interval, config.ws_ping_timeout, config.limit_concurrency
+    (5, 20.0, 20.0, 1000)
+    """
+    import uvicorn
+
+    from paston.server.tables.protocol import MAX_FRAME_BYTES
+    from paston.server.web.idlehttp import HeadTimeoutProtocol
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        # updates are small: compressing each costs more time than it saves bytes; a frame
+        # far beyond the protocol's 4 KB is refused before it is read (close 1009)
+        ws_per_message_deflate=False,
+        ws_max_size=MAX_FRAME_BYTES,
+        # the peer address is the socket's: uvicorn would otherwise take X-Forwarded-For
+        # from any local peer as the client; the app reads it from --trusted-proxy peers only
+        proxy_headers=False,
+        # idle connections end: silent after an answer (5 s), or without a whole request
+        # head (idlehttp.HEAD_TIMEOUT); a WebSocket whose client vanished misses a pong
+        http=HeadTimeoutProtocol,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limit_concurrency=max_connections,  # beyond: HTTP 503
+        ws_ping_interval=WS_PING_INTERVAL,
+        ws_ping_timeout=WS_PING_TIMEOUT,
+    )
 
 
 def serve(
@@ -112,6 +166,23 @@ def serve(
         max=20_000_000,
         help="Largest record file (bytes) a person may open in the replay viewer.",
     ),
+    max_connections: int | None = typer.Option(
+        None,
+        "--max-connections",
+        min=1,
+        help="Connections at once; beyond, HTTP requests are answered 503 (default: the "
+        "open-file limit, raised to the hard limit at start, less 256).",
+    ),
+    # --- for the operator (docs/guide/operating.md) ---
+    metrics_from: list[str] = typer.Option(
+        [],
+        "--metrics-from",
+        metavar="ADDRESS[/BITS]",
+        help="Peers that may read GET /metrics (default: loopback); never a request a proxy forwarded.",
+    ),
+    log_format: LogFormat = typer.Option(
+        LogFormat.text, "--log-format", help="text, or json: one JSON object a line.", case_sensitive=False
+    ),
 ) -> None:
     """Start the Paston web server; open the printed address in a browser.
 
@@ -130,15 +201,25 @@ def serve(
     import uvicorn
 
     from paston.server.store.db import DatabaseError, default_database_url, display_url, open_database
-    from paston.server.tables.protocol import MAX_FRAME_BYTES
-    from paston.server.web import quietlog
+    from paston.server.web import jsonlog, quietlog
     from paston.server.web.app import create_app
     from paston.server.web.limits import Limits, parse_networks
+    from paston.server.web.metrics import LOOPBACK
+    from paston.server.web.openfiles import connection_limit, raise_open_files
 
     try:
         proxies = parse_networks(trusted_proxy)
     except ValueError as err:
         fail(f"--trusted-proxy: {err}", 2)
+    try:
+        scrapers = parse_networks(metrics_from) or LOOPBACK
+    except ValueError as err:
+        fail(f"--metrics-from: {err}", 2)
+    as_json = log_format is LogFormat.json
+
+    def say(text: str) -> None:
+        print(jsonlog.line(text) if as_json else text, flush=True)
+
     limits = Limits(
         create_burst=create_burst,
         create_every=create_every,
@@ -175,6 +256,7 @@ def serve(
             analysis_workers=analysis_workers,
             next_deal_seconds=next_deal_seconds,
             redis_url=redis_url,
+            metrics_from=scrapers,
         )
     except DatabaseError as err:
         fail(str(err), 2)
@@ -184,8 +266,8 @@ def serve(
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:  # the tables are loaded and the socket listens
-                print(f"Paston is running: open {address}", flush=True)
-                print(f"Data: {display_url(url)}", flush=True)
+                say(f"Paston is running: open {address}")
+                say(f"Data: {display_url(url)}")
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             app.state.lobby.close()  # end the lobby's event streams, or stopping waits for them
@@ -197,23 +279,16 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
-    # updates are small: compressing each costs more time than it saves bytes; a frame
-    # far beyond the protocol's 4 KB is refused before it is read (close 1009)
-    server = Server(
-        uvicorn.Config(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            ws_per_message_deflate=False,
-            ws_max_size=MAX_FRAME_BYTES,
-            # the peer address is the socket's: uvicorn would otherwise take X-Forwarded-For
-            # from any local peer as the client; the app reads it from --trusted-proxy peers only
-            proxy_headers=False,
-        )
-    )
+    # every connection is a file handle: as many as the system allows, and a bound on the
+    # connections that leaves handles for the rest (beyond, uvicorn answers 503)
+    open_files, _ = raise_open_files()
+    if max_connections is None and open_files > 0:
+        max_connections = connection_limit(open_files)
+    server = Server(server_config(app, host, port, max_connections))
     # one line per error, a few a minute of each kind, whatever a client sends (uvicorn's
-    # logging is configured by its Config above: its handlers exist now)
+    # logging is configured by its Config above: its handlers exist now), in JSON if asked
+    if as_json:
+        jsonlog.use_json()
     quietlog.install()
     with contextlib.suppress(KeyboardInterrupt):
         server.run()

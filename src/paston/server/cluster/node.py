@@ -96,6 +96,7 @@ class ClusterNode:
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
         self.takeovers = 0
+        self.fenced = 0  # changes refused by the fence
         self.listing = Listing(
             self.leases, manager.tables, self.owned
         )  # tables claimed because nobody owned them
@@ -255,6 +256,7 @@ class ClusterNode:
         it. Only the copy that holds that token leaves memory: a late change of a copy
         given up before (token −1, or an older one) must not drop the copy claimed since
         (that was a livelock: drop, claim again, drop...)."""
+        self.fenced += 1
         if fence is not None and self.owned.get(table_id) != fence:
             return
         self.drop(table_id, "a change of it was fenced off")

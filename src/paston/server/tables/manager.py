@@ -86,6 +86,7 @@ class TableManager:
         self.next_deal_seconds = next_deal_seconds  # a new table's, unless it says
         self.store = TableStore(sessions)
         self.log = ActionLog(sessions.kw["bind"])
+        self.actions_committed = 0  # rows of the action log committed by this process
         self.tables: dict[str, Table] = {}
         self.finished_games = FinishedGames(self.tables, keep_finished)
         self.bot_runner = BotRunner(
@@ -295,6 +296,7 @@ class TableManager:
             raise TableError(
                 "storage", f"the move could not be saved ({type(err).__name__}); try again"
             ) from err
+        self.actions_committed += 1
         index = len(table.match.deals) - 1
         table.match.apply(action, seat)
         table.version += 1

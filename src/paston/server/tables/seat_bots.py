@@ -100,6 +100,7 @@ class BotRunner:
         self.pool = make_pool(default_workers() if workers is None else workers, budget)
         self._commit = commit
         self._broadcast = broadcast
+        self.on_decision: Callable[[float], None] | None = None  # hears each decision's seconds
 
     def watched(self, table: Table) -> bool:
         """Whether computer players may move at the table now (someone is connected,
@@ -172,7 +173,10 @@ class BotRunner:
                 continue  # the person came back
             version = table.version
             job = job_for(table, seat, bot, self.budget)
+            asked = time.monotonic()
             action = await self.pool.decide(job, f"at table {table.id} seat {seat}")
+            if self.on_decision is not None:
+                self.on_decision(time.monotonic() - asked)
             async with table.lock:
                 if table.waits_for_people() or version != table.version:
                     continue  # a move meanwhile, or the first deal shuffled again

@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from paston.bots.base import PLAYER_NAMES, PLAYERS, player_choices
 from paston.errors import RulesError
 from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
-from paston.server.cluster.forward import Forwarding, rematch_at_owner
+from paston.server.cluster.clustermetrics import ClusterCollector
+from paston.server.cluster.forward import FORWARDED, Forwarding, rematch_at_owner
 from paston.server.cluster.node import ClusterNode
 from paston.server.store.db import (
     WalCheckpointer,
@@ -36,8 +37,16 @@ from paston.server.tables.table import Table
 from paston.server.web.bodylimit import BodyLimit
 from paston.server.web.http import error_response, install_http, page_response
 from paston.server.web.learn import score_table
-from paston.server.web.limits import CreationGate, Limits, client_key
+from paston.server.web.limits import CreationGate, Limits, Network, client_key
 from paston.server.web.lobby import MAX_PAGE, PAGE, Lobby
+from paston.server.web.metrics import (
+    LOOPBACK,
+    CountedBadInput,
+    CountRefusals,
+    ServerMetrics,
+    add_metrics_route,
+)
+from paston.server.web.ops import Check, DatabaseCheck, Readiness, add_ops_routes
 from paston.server.web.replayjobs import ReplayBuilder, read_limited
 from paston.server.web.socketguard import SocketGuard
 from paston.server.web.websocket import add_table_socket
@@ -140,6 +149,7 @@ def create_app(
     analysis_workers: int = ANALYSIS_WORKERS,
     next_deal_seconds: float = NEXT_DEAL_SECONDS,
     redis_url: str | None = None,
+    metrics_from: tuple[Network, ...] = LOOPBACK,
 ) -> FastAPI:
     """The web application over a database (default: SQLite in the user's data folder).
     At most ``keep_finished`` finished games stay in memory; the database keeps all.
@@ -150,7 +160,9 @@ def create_app(
     takes at most ``max_watchers`` spectators. Finished deals are analysed in
     ``analysis_workers`` processes (0: a thread of the server); a finished deal stays
     on show at most ``next_deal_seconds`` unless the table says otherwise (0: not at all).
-    With ``redis_url`` the server is one worker of a cluster (:mod:`paston.server.cluster`)."""
+    With ``redis_url`` the server is one worker of a cluster (:mod:`paston.server.cluster`).
+    ``GET /healthz``, ``/readyz`` (:mod:`.ops`) and ``/metrics`` (:mod:`.metrics`, only for
+    peers in ``metrics_from``) are for whoever runs it."""
     url = database_url or default_database_url()
     engine = make_engine(url)
     manager = TableManager(
@@ -173,6 +185,11 @@ def create_app(
     gate = CreationGate(limits)
     retirer = Retirer(manager, limits.retire_after, on_sweep=lambda now: gate.prune(now, lobby.open_ids()))
     replays = ReplayBuilder(workers=0 if bot_workers == 0 else 1)
+    metrics = ServerMetrics()
+    database_check = DatabaseCheck(engine)
+    checks: dict[str, Check] = {"database": database_check}
+    if cluster is not None:
+        checks["redis"] = cluster.redis.ping
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -200,6 +217,7 @@ def create_app(
         manager.log.close()
         if checkpointer is not None:
             checkpointer.stop()
+        database_check.close()
         engine.dispose()
 
     app = FastAPI(title="Paston", lifespan=lifespan)
@@ -207,11 +225,16 @@ def create_app(
     app.state.lobby = lobby
     app.state.retirer = retirer
     app.state.cluster = cluster
+    app.state.metrics = metrics
     page = install_http(app, STATIC)
     if cluster is not None:
         app.add_middleware(Forwarding, node=cluster)
-    # outermost: a body over its limit is refused before anything reads or forwards it
+    # outermost but for the counting: a body over its limit is refused before anything reads or forwards it
     app.add_middleware(BodyLimit, per_path={"/api/replay": limits.replay_bytes})
+    # sees every answer, BodyLimit's 413 too; a forwarded request is counted where it came in
+    app.add_middleware(CountRefusals, metrics=metrics, skip=None if cluster is None else FORWARDED)
+    add_ops_routes(app, Readiness(checks))
+    add_metrics_route(app, metrics, metrics_from)
 
     def client_of(request: Request) -> str:
         peer = request.client.host if request.client else None
@@ -336,9 +359,13 @@ def create_app(
             return client_key(peer, websocket.headers, limits.trusted_proxies)
 
         guard = SocketGuard(max_sockets=limits.sockets_per_client)
-        add_table_socket(app, manager, guard=guard, client_of=socket_client)
+        add_table_socket(app, manager, CountedBadInput(metrics), guard=guard, client_of=socket_client)
+        metrics.watch(manager, sockets=lambda: sum(guard._open.values()), lobby=lobby)
     else:
+        cluster.bad_input = CountedBadInput(metrics)
         cluster.install(app)
+        metrics.watch(manager, lobby=lobby)
+        metrics.registry.register(ClusterCollector(cluster))
 
     # --- the client (its files: see server/web/http.py) -------------------------------------------
     @app.get("/")

@@ -131,7 +131,15 @@ def install_error_handlers(app: FastAPI) -> None:
         incident = secrets.token_hex(4)
         where = request.url.path[:200]
         kind, text = type(err).__name__, str(err)[:300]
-        log.error("error %s: %s %s failed: %s: %s", incident, request.method, where, kind, text)
+        log.error(
+            "error %s: %s %s failed: %s: %s",
+            incident,
+            request.method,
+            where,
+            kind,
+            text,
+            extra={"error_id": incident},  # a field of its own in JSON logs (web/jsonlog.py)
+        )
         message = f"the server failed to answer (error {incident}); try again"
         return error_response(500, "internal", message, id=incident)
 

@@ -15,6 +15,13 @@ template) a minute, and says on the next line it lets through how many it held b
 [True, True, False]
 >>> last = record(); quiet.filter(last), last.getMessage()
 (True, 'bad frame (1 more like this in the last minute not logged)')
+
+A record of several lines (asyncio's ``socket.accept() out of system resource`` names
+the socket on a second line) becomes one:
+
+>>> many = logging.LogRecord("asyncio", 40, "x", 1, "accept failed\\nsocket: <s>", None, None)
+>>> OneLineErrors(clock=lambda: 0.0).filter(many), many.getMessage()
+(True, 'accept failed | socket: <s>')
 """
 
 from __future__ import annotations
@@ -61,6 +68,7 @@ class OneLineErrors(logging.Filter):
             message = f"{message} ({type(err).__name__}: {str(err)[:200]})"
         if held:
             message = f"{message} ({held} more like this in the last minute not logged)"
+        message = message.replace("\r", " ").replace("\n", " | ")  # asyncio's span lines
         record.msg, record.args = message, None
         record.exc_info, record.exc_text, record.stack_info = None, None, None
         return True

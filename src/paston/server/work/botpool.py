@@ -32,6 +32,7 @@ import os
 import pickle
 import signal
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -183,6 +184,7 @@ class _Pending:
     payload: bytes
     future: asyncio.Future[str]
     expiry: asyncio.TimerHandle | None = None  # fails the job if it waits too long for a worker
+    queued_at: float = 0.0  # the loop's time when it began to wait
 
 
 @dataclass(eq=False)
@@ -243,6 +245,7 @@ class ProcessBotPool:
         self._queue: deque[_Pending] = deque()  # decisions
         self._hints: deque[_Pending] = deque()
         self._starting = 0
+        self.on_wait: Callable[[float], None] | None = None  # hears how long each decision waited
 
     # --- what the tables see -------------------------------------------------------------------
     async def decide(self, job: Job, where: str) -> Action:
@@ -262,7 +265,7 @@ class ProcessBotPool:
         if self._loop is not loop:
             self.close()
             self._loop = loop
-        pending = _Pending(job, where, encode(job), loop.create_future())
+        pending = _Pending(job, where, encode(job), loop.create_future(), queued_at=loop.time())
         if isinstance(job, HintJob):
             self._drop_abandoned(self._hints)
             if len(self._hints) >= self.max_hints:
@@ -289,10 +292,15 @@ class ProcessBotPool:
         (it stays queued only until the dispatcher sees it done)."""
         pending.expiry = None
         if not pending.future.done():
+            self._waited(pending)
             waiting = len(self._queue)
             pending.future.set_exception(
                 BotFailure(f"no decision within {wait:g} s: no worker was free ({waiting} decisions waiting)")
             )
+
+    def _waited(self, pending: _Pending) -> None:
+        if self.on_wait is not None and self._loop is not None:
+            self.on_wait(self._loop.time() - pending.queued_at)
 
     def queued(self) -> tuple[int, int]:
         """Decisions and hints waiting for a worker now."""
@@ -340,6 +348,8 @@ class ProcessBotPool:
             if pending.expiry is not None:
                 pending.expiry.cancel()
                 pending.expiry = None
+            if queue is self._queue:
+                self._waited(pending)
             self._send(self._idle.pop(), pending)
 
     def _send(self, worker: _Worker, pending: _Pending) -> None:
