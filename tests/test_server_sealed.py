@@ -1,0 +1,106 @@
+"""No one sees a hand of a deal that a seated person has not seeded (decision F6): while
+the provisional first deal waits for people, or is shuffled again, the views sent to
+clients that send seeds carry no cards and no moves (``"sealed": true``); the hands come
+with the deal shuffled with everyone's seeds, or with the server's seed for a person
+whose seed timed out. Clients that send no seeds see the provisional deal as before."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from paston.cards import ALL_CARDS
+from paston.dealing import deal_cards
+from paston.fairness import derive_deck
+from paston.server.web.app import create_app
+from test_server_fairness import HUMANS, TIMEOUT, Client, seated
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'p.db'}", bot_delay=0.0, seed_timeout=TIMEOUT)) as c:
+        yield c
+
+
+def states_so_far(c: Client) -> list[dict[str, Any]]:
+    """Every state and update the client has heard so far (its inbox emptied)."""
+    got = []
+    while not c.inbox.empty():
+        m = c.inbox.get()
+        if m["type"] in ("state", "update"):
+            got.append(m)
+    return got
+
+
+def wait_dealt(c: Client) -> dict[str, Any]:
+    """The first unsealed state at version 0 with someone to move."""
+    return c.until(lambda m: m["type"] == "state" and not m["sealed"] and m["view"]["to_move"] is not None)
+
+
+def dealt_hand(live: Any, seat: int) -> list[str]:
+    """The seat's hand as the server's first deal (re-derived from its fairness object) deals it."""
+    f = live.fairness[0]
+    deck = derive_deck(f["secret"], f["table"], 0, f["previous"], [s["seed"] for s in f["seeds"]])
+    masks, _ = deal_cards(deck, live.match.deals[0].dealer)
+    return sorted(str(c) for i, c in enumerate(ALL_CARDS) if masks[seat] >> i & 1)
+
+
+def test_no_seeding_person_sees_a_hand_before_everyone_seeded_it(client: TestClient) -> None:
+    table, tokens = seated(client, HUMANS, target=100)
+    live = client.app.state.manager.get(table)  # type: ignore[attr-defined]
+    people: list[Client] = []
+    try:
+        for seat in range(3):
+            people.append(Client(client, table, tokens[seat]))
+            time.sleep(3 * TIMEOUT)  # its shuffle done (or waiting): the others heard everything
+            if seat < 2:  # someone is still to come: every view so far is sealed
+                for c in people:
+                    for m in states_so_far(c):
+                        assert m["sealed"] and m["view"]["hand"] == [] and m["view"]["legal"] == [], m
+                        assert m["view"]["prikup"] is None and m["view"]["discard"] is None
+        for seat, c in enumerate(people):
+            m = wait_dealt(c)
+            commit = m["deals"][0]["commit"]
+            assert commit == live.fairness[0]["commitment"]
+            # everyone seeded the deal whose hand is shown, and the hand is the one it deals
+            seeds = [s["seed"] for s in live.fairness[0]["seeds"]]
+            assert [p.sent.get(commit) for p in people] == seeds
+            assert [s["by"] for s in live.fairness[0]["seeds"]] == ["seat"] * 3
+            assert sorted(m["view"]["hand"]) == dealt_hand(live, seat)
+            mover = m["view"]["to_move"]
+            assert (m["view"]["legal"] != []) == (mover == seat)
+    finally:
+        for c in people:
+            c.close()
+
+
+def test_a_person_whose_seed_timed_out_sees_the_deal_dealt_without_it(client: TestClient) -> None:
+    """The documented exception: a client that does not answer in time gets the server's
+    seed, and the deal is shown to everyone, that person included."""
+    table, tokens = seated(client, HUMANS, target=100)
+    live = client.app.state.manager.get(table)  # type: ignore[attr-defined]
+    people = [Client(client, table, tokens[0], answer=False)]
+    try:
+        people += [Client(client, table, tokens[s]) for s in (1, 2)]
+        for seat, c in enumerate(people):
+            m = wait_dealt(c)
+            assert sorted(m["view"]["hand"]) == dealt_hand(live, seat)
+        assert [s["by"] for s in live.fairness[0]["seeds"]] == ["server", "seat", "seat"]
+    finally:
+        for c in people:
+            c.close()
+
+
+def test_a_client_that_sends_no_seeds_sees_the_provisional_deal(client: TestClient) -> None:
+    """Older clients (no ``"seeds": true``) never shuffle the deal again, so they see it
+    as before, even while another seat is empty."""
+    table, tokens = seated(client, HUMANS[:1] + [{"kind": "human"}] * 2, target=100)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        m = ws.receive_json()
+        assert m["type"] == "state" and not m["sealed"] and len(m["view"]["hand"]) == 10
