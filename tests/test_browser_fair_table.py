@@ -1,0 +1,117 @@
+"""A real table checks its own seeds in the browser (docs/FAIRNESS.md, "Checked in your
+browser"): a person plays a deal against computer players and the end-of-deal panel says
+their seed was used (after a reload too: the seeds are kept in localStorage); a seed
+kept that is not the one the server used is shown as a failure; and a person seated
+early sees no hand until everyone seated has seeded the deal (decision F6)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from playwright.sync_api import Page
+
+from browser_helpers import (
+    HAND_CARDS,
+    TABLE,
+    LiveServer,
+    Opener,
+    browser,
+    defend,
+    open_page,
+    play_until,
+    server,
+    sit,
+)
+
+__all__ = ["browser", "open_page", "server"]  # the fixtures, imported for pytest
+
+CHECK = "[data-testid=fair-check]"
+BOTS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+
+
+def paused_table(server: LiveServer, seats: list[dict[str, object]]) -> str:
+    """A table whose finished deals stay on show (a minute), so the panel can be read."""
+    body = {"name": "Fair", "rules": {"target": 121}, "seats": seats, "next_deal_seconds": 60}
+    return str(server.post("/api/tables", body)["id"])
+
+
+def kept(page: Page, table: str) -> list[dict[str, object]]:
+    raw = page.evaluate("id => localStorage.getItem('paston-seeds-' + id)", table)
+    return list(json.loads(raw)["seeds"])
+
+
+def first_deal_over(server: LiveServer, page: Page, table: str) -> dict[str, Any]:
+    """Sit at seat 0, play one deal against the computers; the fairness object of the
+    deal the panel shows."""
+    page.goto(f"{server.url}/t/{table}")
+    sit(page, 0, "Ana")
+    play_until([page], 1, defend, random.Random(5))
+    page.wait_for_selector(f"{CHECK}:not([data-result=pending])")
+    deal = int(page.get_attribute("[data-testid=end-deal]", "data-deal") or "")
+    return dict(server.manager.get(table).fairness[deal])
+
+
+def test_a_deal_against_bots_says_your_seed_was_used(server: LiveServer, open_page: Opener) -> None:
+    page = open_page()
+    table = paused_table(server, BOTS)
+    entry = first_deal_over(server, page, table)
+    assert entry["seeds"][0]["by"] == "seat"
+    seeds = {s["commit"]: s["seed"] for s in kept(page, table)}
+    assert seeds[entry["commitment"]] == entry["seeds"][0]["seed"]  # the seed this browser sent
+    assert page.get_attribute(CHECK, "data-result") == "ok"
+    assert "Your seed was used" in page.inner_text(CHECK) and "✓" in page.inner_text(CHECK)
+    # said once, politely, in the live log
+    log = page.locator("[data-testid=live-log] [data-type=fairness]")
+    assert log.count() == 1 and log.get_attribute("data-result") == "ok"
+    assert page.get_attribute("[data-testid=live-log]", "aria-live") == "polite"
+    # after a reload the seed is still known, and checked again
+    page.reload()
+    page.wait_for_selector(f"{CHECK}[data-result=ok]")
+    page.evaluate("() => localStorage.setItem('paston-lang', 'ja')")
+    page.reload()
+    page.wait_for_selector(f"{CHECK}[data-result=ok]")
+    assert "あなたのシードが使われました" in page.inner_text(CHECK)
+
+
+def test_a_seed_the_server_did_not_use_is_shown_as_a_failure(server: LiveServer, open_page: Opener) -> None:
+    page = open_page()
+    table = paused_table(server, BOTS)
+    first_deal_over(server, page, table)
+    assert page.get_attribute(CHECK, "data-result") == "ok"
+    # this browser remembers another seed for the deal than the one the deck used
+    page.evaluate(
+        """id => { const key = 'paston-seeds-' + id, got = JSON.parse(localStorage.getItem(key));
+                   for (const s of got.seeds) s.seed = '00'.repeat(32);
+                   localStorage.setItem(key, JSON.stringify(got)); }""",
+        table,
+    )
+    page.reload()
+    page.wait_for_selector(f"{CHECK}[data-result=not-used]")
+    text = page.inner_text(CHECK)
+    assert "did not use your seed" in text and "report it" in text and "✗" in text
+    log = page.locator("[data-testid=live-log] [data-type=fairness]")
+    assert log.get_attribute("data-result") == "not-used"
+
+
+def test_a_person_seated_early_sees_no_hand_until_everyone_seeded_the_deal(
+    server: LiveServer, open_page: Opener
+) -> None:
+    table = paused_table(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    first, second = open_page(), open_page()
+    first.goto(f"{server.url}/t/{table}")
+    sit(first, 0, "Ana")
+    first.wait_for_selector("[data-testid=hand-sealed]")
+    assert first.locator(HAND_CARDS).count() == 0
+    assert first.get_attribute(TABLE, "data-my-turn") == "false"
+    second.goto(f"{server.url}/t/{table}")
+    sit(second, 1, "Ben")
+    for page in (first, second):
+        page.wait_for_function("n => document.querySelectorAll(n).length === 10", arg=HAND_CARDS)
+        assert page.locator("[data-testid=hand-sealed]").count() == 0
+    entry = server.manager.get(table).fairness[0]
+    assert [s["by"] for s in entry["seeds"]] == ["seat", "seat", "server"]
+    for seat, page in enumerate((first, second)):
+        seeds = {s["commit"]: s["seed"] for s in kept(page, table)}
+        assert seeds[entry["commitment"]] == entry["seeds"][seat]["seed"]
