@@ -227,3 +227,18 @@ def test_the_seeds_sent_are_kept_bounded_and_pruned(page: Page) -> None:
     assert len(got["tables"]) == got["max"]  # the tables used last; the oldest pruned
     assert "paston-seeds-A" not in got["tables"] and got["again"] is None
     assert got["newest"] == "y22"
+
+
+def test_the_checks_words_are_in_every_language(page: Page) -> None:
+    got = page.evaluate(
+        """async () => { const fair = await import('/static/i18n-fair.js');
+             const m = await import('/static/i18n.js');
+             const en = Object.keys(fair.en).sort().join();
+             return {langs: ['hy', 'ru', 'es', 'ja'].map((l) => [l, Object.keys(fair[l]).sort().join() === en,
+                       Object.keys(fair.en).filter((k) => fair[l][k] === fair.en[k])]),
+                     merged: Object.values(m.MESSAGES)
+                       .every((d) => Object.keys(fair.en).every((k) => k in d))}; }"""
+    )
+    assert got["merged"]
+    for lang, same, untranslated in got["langs"]:
+        assert same and untranslated == [], (lang, untranslated)
