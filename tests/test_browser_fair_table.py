@@ -14,10 +14,12 @@ from playwright.sync_api import Page
 
 from browser_helpers import (
     HAND_CARDS,
+    SHOTS,
     TABLE,
     LiveServer,
     Opener,
     browser,
+    check_png,
     defend,
     open_page,
     play_until,
@@ -66,6 +68,9 @@ def test_a_deal_against_bots_says_your_seed_was_used(server: LiveServer, open_pa
     log = page.locator("[data-testid=live-log] [data-type=fairness]")
     assert log.count() == 1 and log.get_attribute("data-result") == "ok"
     assert page.get_attribute("[data-testid=live-log]", "aria-live") == "polite"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("[data-testid=end-deal]").screenshot(path=str(SHOTS / "end-deal-fair-check.png"))
+    check_png(SHOTS / "end-deal-fair-check.png")
     # after a reload the seed is still known, and checked again
     page.reload()
     page.wait_for_selector(f"{CHECK}[data-result=ok]")
