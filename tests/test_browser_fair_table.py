@@ -98,6 +98,11 @@ def test_a_seed_the_server_did_not_use_is_shown_as_a_failure(server: LiveServer,
     assert "did not use your seed" in text and "report it" in text and "✗" in text
     log = page.locator("[data-testid=live-log] [data-type=fairness]")
     assert log.get_attribute("data-result") == "not-used"
+    # a browser with no seed kept (another browser or tab on the seat sent it): sound, not "yours"
+    page.evaluate("id => localStorage.removeItem('paston-seeds-' + id)", table)
+    page.reload()
+    page.wait_for_selector(f"{CHECK}[data-result=other-seed]")
+    assert "another browser or tab" in page.inner_text(CHECK) and "✗" not in page.inner_text(CHECK)
 
 
 def test_a_person_seated_early_sees_no_hand_until_everyone_seeded_the_deal(

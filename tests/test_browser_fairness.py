@@ -214,18 +214,23 @@ def test_the_seeds_sent_are_kept_bounded_and_pruned(page: Page) -> None:
             s.keepSeed('A', {seat: 0, deal: i, commit: 'c' + i, seed: 's' + i});
           }
           const kept = s.keptSeeds('A'), last = s.keptSeed('A', 'c104');
+          // asked again for a commitment (a reconnection, another tab): the first seed stays
+          const again = [s.keepSeed('A', {seat: 0, deal: 104, commit: 'c104', seed: 'other'}),
+                         s.keptSeed('A', 'c104'), s.keptSeeds('A').length];
           for (let t = 0; t < s.MAX_TABLES + 3; t++) {
             await new Promise((done) => setTimeout(done, 3)); // each table used at another time
             s.keepSeed('T' + t, {seat: 1, deal: 0, commit: 'x', seed: 'y' + t});
           }
           const tables = Object.keys(localStorage).filter((k) => k.startsWith('paston-seeds-')).sort();
           return {n: kept.length, first: kept[0].commit, last,
-                  tables, max: s.MAX_TABLES, newest: s.keptSeed('T22', 'x'), again: s.keptSeed('T0', 'x')};
+                  tables, max: s.MAX_TABLES, newest: s.keptSeed('T22', 'x'), pruned: s.keptSeed('T0', 'x'),
+                  again};
         }"""
     )
     assert got["n"] == 100 and got["first"] == "c5" and got["last"] == "s104"
     assert len(got["tables"]) == got["max"]  # the tables used last; the oldest pruned
-    assert "paston-seeds-A" not in got["tables"] and got["again"] is None
+    assert got["again"] == ["s104", "s104", 100]
+    assert "paston-seeds-A" not in got["tables"] and got["pruned"] is None
     assert got["newest"] == "y22"
 
 

@@ -16,20 +16,22 @@ import { t } from "./text.js";
 const results = new Map(); // what was checked (table, deal, seat, seed) -> its result, or "pending"
 const said = new Set(); // the checks already told to the live log
 
-/** The verdict of a check: ok, no-seed (the server's seed stood in: this browser sent
- * none), not-used (the seed sent is not the seat's) or mismatch (the data do not prove the
- * deck). */
-export function verdict(r, seat) {
+/** The verdict of a check of ``entry`` for ``seat``: ok, no-seed (this browser sent no
+ * seed and the server's stood in), other-seed (this browser sent none, but the seat's
+ * seed came from its client: another browser on the same seat), not-used (the seed sent
+ * is not the seat's) or mismatch (the data do not prove the deck). */
+export function verdict(r, seat, entry) {
   if (seat !== null && r.seedUsed === false) return "not-used";
   const sound = r.commitment && r.serverSeeds && r.deck && r.chain !== false && r.hand !== false && !r.error;
   if (!sound) return "mismatch";
-  if (seat !== null && r.seedUsed === null) return "no-seed";
+  if (seat !== null && r.seedUsed === null) return entry.seeds[seat].by === "seat" ? "other-seed" : "no-seed";
   return "ok";
 }
 
 const WORDS = {
   ok: (seat) => (seat === null ? "fairOkWatching" : "fairOk"),
   "no-seed": () => "fairNoSeed",
+  "other-seed": () => "fairOtherSeed",
   "not-used": () => "fairNotUsed",
   mismatch: () => "fairMismatch",
 };
@@ -45,7 +47,7 @@ function run(key, state, s, entry, seat, seed) {
     }))
     .catch((err) => ({ error: String(err) }))
     .then((r) => {
-      results.set(key, verdict(r, seat));
+      results.set(key, verdict(r, seat, entry));
       if (!said.has(key)) {
         said.add(key);
         const words = WORDS[results.get(key)](seat);

@@ -191,7 +191,7 @@ function sendSeed(ws, request) {
     const bytes = crypto.getRandomValues(new Uint8Array(32));
     seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
     const seat = live.state ? live.state.you : null;
-    keepSeed(id, { seat, deal: request.deal, commit: request.commit, seed });
+    seed = keepSeed(id, { seat, deal: request.deal, commit: request.commit, seed });
   }
   ws.send(JSON.stringify({ type: "seed", commit: request.commit, seed }));
 }

@@ -30,9 +30,13 @@ export function keptSeed(id, commit) {
   return found ? found.seed : null;
 }
 
-/** Keep the seed sent for ``commit`` (``seat`` and ``deal`` as asked), then prune. */
+/** Keep the seed sent for ``commit`` (``seat`` and ``deal`` as asked), then prune; returns
+ * the seed kept for it: one kept already (another tab of this browser on the same seat
+ * was asked first) stays. */
 export function keepSeed(id, { seat, deal, commit, seed }) {
-  const seeds = keptSeeds(id).filter((s) => s.commit !== commit);
+  const seeds = keptSeeds(id);
+  const already = seeds.find((s) => s.commit === commit);
+  if (already) return already.seed;
   seeds.push({ seat, deal, commit, seed });
   const entry = JSON.stringify({ at: Date.now(), seeds: seeds.slice(-MAX_PER_TABLE) });
   try {
@@ -42,6 +46,7 @@ export function keepSeed(id, { seat, deal, commit, seed }) {
     try { localStorage.setItem(PREFIX + id, entry); } catch { /* the seed is still sent */ }
   }
   prune(MAX_TABLES, id);
+  return seed;
 }
 
 /** Forget all but the ``keep`` tables used last (``current`` is never forgotten). */
