@@ -125,3 +125,42 @@ def test_a_person_seated_early_sees_no_hand_until_everyone_seeded_the_deal(
     for seat, page in enumerate((first, second)):
         seeds = {s["commit"]: s["seed"] for s in kept(page, table)}
         assert seeds[entry["commitment"]] == entry["seeds"][seat]["seed"]
+
+
+# the page's first seed never leaves it, and its socket drops: the server asks again
+DROP_FIRST_SEED = """
+(() => {
+  const Base = window.WebSocket;
+  window.seeds = { dropped: null, sent: [] };
+  window.WebSocket = class extends Base {
+    send(data) {
+      const m = JSON.parse(data);
+      if (m.type === 'seed' && window.seeds.dropped === null) {
+        window.seeds.dropped = m;
+        setTimeout(() => this.close(), 20);
+        return undefined;
+      }
+      if (m.type === 'seed') window.seeds.sent.push(m);
+      return super.send(data);
+    }
+  };
+})();
+"""
+
+
+def test_asked_again_after_a_reconnection_the_page_sends_the_same_seed(
+    server: LiveServer, open_page: Opener
+) -> None:
+    page = open_page()
+    table = paused_table(server, BOTS)
+    page.add_init_script(DROP_FIRST_SEED)
+    page.goto(f"{server.url}/t/{table}")
+    sit(page, 0, "Ana")
+    page.wait_for_function("() => window.seeds.sent.length > 0", timeout=10_000)
+    got = page.evaluate("() => window.seeds")
+    assert got["dropped"]["commit"] == got["sent"][0]["commit"]
+    assert got["dropped"]["seed"] == got["sent"][0]["seed"]  # the same seed, asked again
+    page.wait_for_function("n => document.querySelectorAll(n).length === 10", arg=HAND_CARDS)
+    entry = server.manager.get(table).fairness[0]
+    assert entry["commitment"] == got["dropped"]["commit"]
+    assert entry["seeds"][0] == {"seed": got["dropped"]["seed"], "by": "seat"}
