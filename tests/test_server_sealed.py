@@ -6,8 +6,11 @@ whose seed timed out. Clients that send no seeds see the provisional deal as bef
 
 from __future__ import annotations
 
+import os
+import queue
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +21,65 @@ from paston.cards import ALL_CARDS
 from paston.dealing import deal_cards
 from paston.fairness import derive_deck
 from paston.server.web.app import create_app
-from test_server_fairness import HUMANS, TIMEOUT, Client, seated
+
+HUMANS = [{"kind": "human"}] * 3
+TIMEOUT = 0.3  # seconds a deal waits for seeds in these tests
+
+
+class Client:
+    """A seated WebSocket client that sends seeds: like the browser, it answers every
+    ``seed-request`` at once from its own thread (unless ``answer`` is off), and keeps
+    every other message for the test."""
+
+    def __init__(self, client: TestClient, table: str, token: str | None, *, answer: bool = True) -> None:
+        self._cm = client.websocket_connect(f"/ws/tables/{table}")
+        self.ws = self._cm.__enter__()
+        self.answer = answer
+        self.sent: dict[str, str] = {}  # commitment -> seed sent
+        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.ws.send_json({"type": "hello", "token": token, "seeds": True})
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                msg = self.ws.receive_json()
+            except Exception:
+                return
+            if msg["type"] == "seed-request":
+                if self.answer:
+                    seed = os.urandom(32).hex()
+                    self.sent[msg["commit"]] = seed
+                    self.ws.send_json({"type": "seed", "commit": msg["commit"], "seed": seed})
+                continue
+            self.inbox.put(msg)
+
+    def until(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+        """The next message that is ``wanted`` (others are dropped)."""
+        while True:
+            msg = self.inbox.get(timeout=timeout)
+            if wanted(msg):
+                return msg
+
+    def close(self) -> None:
+        self._cm.__exit__(None, None, None)
+        self._thread.join(timeout=5)
+
+
+def seated(client: TestClient, seats: list[dict[str, Any]]) -> tuple[str, list[str | None]]:
+    """A table whose people's seats are all taken (nobody connected yet); its id and tokens."""
+    res = client.post("/api/tables", json={"name": "Sealed", "rules": {"target": 100}, "seats": seats})
+    table = str(res.json()["id"])
+    tokens: list[str | None] = []
+    for i, s in enumerate(seats):
+        got = (
+            client.post(f"/api/tables/{table}/seats/{i}", json={"name": f"P{i}"})
+            if s["kind"] == "human"
+            else None
+        )
+        tokens.append(None if got is None else str(got.json()["token"]))
+    return table, tokens
 
 
 @pytest.fixture()
@@ -51,7 +112,7 @@ def dealt_hand(live: Any, seat: int) -> list[str]:
 
 
 def test_no_seeding_person_sees_a_hand_before_everyone_seeded_it(client: TestClient) -> None:
-    table, tokens = seated(client, HUMANS, target=100)
+    table, tokens = seated(client, HUMANS)
     live = client.app.state.manager.get(table)  # type: ignore[attr-defined]
     people: list[Client] = []
     try:
@@ -82,7 +143,7 @@ def test_no_seeding_person_sees_a_hand_before_everyone_seeded_it(client: TestCli
 def test_a_person_whose_seed_timed_out_sees_the_deal_dealt_without_it(client: TestClient) -> None:
     """The documented exception: a client that does not answer in time gets the server's
     seed, and the deal is shown to everyone, that person included."""
-    table, tokens = seated(client, HUMANS, target=100)
+    table, tokens = seated(client, HUMANS)
     live = client.app.state.manager.get(table)  # type: ignore[attr-defined]
     people = [Client(client, table, tokens[0], answer=False)]
     try:
@@ -99,7 +160,7 @@ def test_a_person_whose_seed_timed_out_sees_the_deal_dealt_without_it(client: Te
 def test_a_client_that_sends_no_seeds_sees_the_provisional_deal(client: TestClient) -> None:
     """Older clients (no ``"seeds": true``) never shuffle the deal again, so they see it
     as before, even while another seat is empty."""
-    table, tokens = seated(client, HUMANS[:1] + [{"kind": "human"}] * 2, target=100)
+    table, tokens = seated(client, HUMANS)
     with client.websocket_connect(f"/ws/tables/{table}") as ws:
         ws.send_json({"type": "hello", "token": tokens[0]})
         m = ws.receive_json()
