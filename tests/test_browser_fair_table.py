@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import time
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
@@ -18,14 +20,18 @@ from browser_helpers import (
     TABLE,
     LiveServer,
     Opener,
+    act,
+    board,
     browser,
     check_png,
+    declare,
     defend,
     open_page,
     play_until,
     server,
     sit,
 )
+from cli_helpers import assert_ok, invoke
 
 __all__ = ["browser", "open_page", "server"]  # the fixtures, imported for pytest
 
@@ -164,3 +170,39 @@ def test_asked_again_after_a_reconnection_the_page_sends_the_same_seed(
     entry = server.manager.get(table).fairness[0]
     assert entry["commitment"] == got["dropped"]["commit"]
     assert entry["seeds"][0] == {"seed": got["dropped"]["seed"], "by": "seat"}
+
+
+def test_at_the_end_of_the_game_the_record_is_offered_for_paston_verify(
+    server: LiveServer, open_page: Opener, tmp_path: Path
+) -> None:
+    page = open_page()
+    body = {"name": "Short", "rules": {"target": 10}, "seats": BOTS, "next_deal_seconds": 60}
+    table = str(server.post("/api/tables", body)["id"])
+    page.goto(f"{server.url}/t/{table}")
+    sit(page, 0, "Ana")
+    rng = random.Random(7)
+    deadline = time.monotonic() + 120
+    while not page.locator("[data-testid=game-over]").count():
+        assert time.monotonic() < deadline, "the game did not end"
+        if page.locator("[data-testid=next-deal]:not([disabled])").count():
+            page.click("[data-testid=next-deal]")
+        elif board(page)["myTurn"] == "true":
+            act(page, declare, rng)
+        else:
+            time.sleep(0.05)
+    page.wait_for_selector(f"{CHECK}:not([data-result=pending])")
+    assert page.get_attribute(CHECK, "data-result") == "ok"
+    link = page.locator("[data-testid=fair-record]")
+    href = link.get_attribute("href")
+    assert href == f"/api/tables/{table}/record" and "paston verify" in link.inner_text()
+    got = page.request.get(server.url + href)
+    assert got.ok
+    path = tmp_path / "game.json"
+    path.write_bytes(got.body())
+    record = json.loads(got.body())
+    assert "OK" in assert_ok(invoke("verify", path))
+    # the record shows this browser's seeds for seat 0, every deal of the game
+    seeds = {s["commit"]: s["seed"] for s in kept(page, table)}
+    for deal in record["deals"]:
+        f = deal["fairness"]
+        assert f["seeds"][0] == {"seed": seeds[f["commitment"]], "by": "seat"}
