@@ -165,3 +165,37 @@ def test_a_client_that_sends_no_seeds_sees_the_provisional_deal(client: TestClie
         ws.send_json({"type": "hello", "token": tokens[0]})
         m = ws.receive_json()
         assert m["type"] == "state" and not m["sealed"] and len(m["view"]["hand"]) == 10
+
+
+def test_a_person_who_comes_while_the_seeds_are_collected_is_asked_too(tmp_path: Path) -> None:
+    """A person back while a shuffle waits for another seat's seed is asked as well: the
+    deal they will see has their seed (the silent seat gets the server's)."""
+    app = create_app(f"sqlite:///{tmp_path / 'p.db'}", bot_delay=0.0, seed_timeout=2.0)
+    with TestClient(app) as client:
+        table, tokens = seated(
+            client, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        )
+        live = client.app.state.manager.get(table)  # type: ignore[attr-defined]
+        first = Client(client, table, tokens[1])
+        first.until(
+            lambda m: m["type"] == "state" and not m["shuffling"] and m["deals"][0]["commit"] in first.sent
+        )
+        first.close()  # seat 1 has seeded a shuffle of the first deal, and goes
+        silent = Client(client, table, tokens[0], answer=False)  # shuffles it again, asking seat 0 only
+        try:
+            deadline = time.monotonic() + 5
+            while not (live.reshuffling and live.round.expected == {0}):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            back = Client(client, table, tokens[1])  # back while the shuffle waits for seat 0
+            try:
+                m = back.until(lambda m: m["type"] == "state" and not m["shuffling"] and not m["sealed"])
+                commit = m["deals"][0]["commit"]
+                seeds = live.fairness[0]["seeds"]
+                assert seeds[1] == {"seed": back.sent[commit], "by": "seat"}
+                assert seeds[0]["by"] == "server"  # timed out
+                assert len(m["view"]["hand"]) == 10
+            finally:
+                back.close()
+        finally:
+            silent.close()
