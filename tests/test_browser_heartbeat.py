@@ -87,3 +87,28 @@ def test_a_frozen_server_is_left_and_the_page_comes_back(paston: ServerProcess, 
     os.kill(paston.proc.pid, signal.SIGCONT)
     page.wait_for_selector(f"{TABLE}[data-connected=true]", timeout=20_000)
     assert page.inner_text("#status") == ""
+
+
+# as a background tab: the browser runs the page's interval timers only every 3 s, twice
+# the silent time, while the socket stays live
+THROTTLED = """
+(() => {
+  const every = window.setInterval;
+  window.setInterval = (fn, ms, ...args) => every(fn, Math.max(ms, 3000), ...args);
+})();
+"""
+
+
+def test_a_slowed_down_background_tab_keeps_a_live_quiet_socket(
+    paston: ServerProcess, open_page: Opener
+) -> None:
+    table = paston.new_table()
+    page = open_page()
+    page.add_init_script(SPY)
+    page.add_init_script(THROTTLED)
+    page.goto(f"{paston.base}/t/{table}")
+    page.wait_for_selector(f"{TABLE}[data-connected=true]")
+    time.sleep(10)  # three checks, each long after the last message: each pings, and hears the pong
+    got = spy(page)
+    assert got["sockets"] == 1 and got["pings"] >= 2 and got["pongs"] >= 2, got
+    assert page.get_attribute(TABLE, "data-connected") == "true"

@@ -60,24 +60,33 @@ export function heartbeatTimes() {
   return times;
 }
 
-/** Keep ``ws`` alive and watched: every send counts as news from the page, every message
- * as a sign of life from the server. */
+/** Keep ``ws`` alive and watched: a ping once the page has sent nothing for ``ping`` ms;
+ * the socket is given up when nothing at all has come for ``silent`` ms although the page
+ * sent something (a ping at least) ``silent - ping`` ms ago or more and heard nothing
+ * since (so a background tab, whose timers the browser slows down, does not give up a
+ * quiet but live socket), or when it has not opened within ``silent`` ms. */
 function heartbeat(ws, id) {
   const { ping, silent } = heartbeatTimes();
-  let sentAt = Date.now(), heardAt = Date.now();
+  let sentAt = Date.now(), heardAt = Date.now(), probeAt = null; // probeAt: the first send not answered yet
   const send = ws.send.bind(ws);
-  ws.send = (data) => { sentAt = Date.now(); send(data); };
-  ws.addEventListener("message", () => { heardAt = Date.now(); });
+  ws.send = (data) => {
+    sentAt = Date.now();
+    if (probeAt === null) probeAt = sentAt;
+    send(data);
+  };
+  ws.addEventListener("message", () => { heardAt = Date.now(); probeAt = null; });
   const timer = setInterval(() => {
     if (live.socket !== ws || ws.readyState > WebSocket.OPEN) { clearInterval(timer); return; }
     const now = Date.now();
-    if (now - heardAt >= silent) { // nothing at all, not even a pong: give this socket up
+    const opening = ws.readyState === WebSocket.CONNECTING;
+    const unanswered = probeAt !== null && now - probeAt >= Math.max(silent - ping, 0);
+    if (now - heardAt >= silent && (opening || unanswered)) { // nothing at all, not even a pong
       clearInterval(timer);
       ws.onmessage = null;
       ws.onclose = null; // a frozen server never completes the closing handshake: do not wait for it
       try { ws.close(4000, "no answer"); } catch { /* already closing */ }
       lost(ws, id);
-    } else if (ws.readyState === WebSocket.OPEN && now - sentAt >= ping) {
+    } else if (!opening && now - sentAt >= ping) {
       ws.send(JSON.stringify({ type: "ping" }));
     }
   }, Math.min(1000, Math.max(100, Math.floor(Math.min(ping, silent) / 4))));
