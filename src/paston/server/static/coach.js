@@ -72,7 +72,7 @@ function step(state, facts) {
   const contract = v.contract ? word(v.contract) : v.high_bid ? word(v.high_bid) : "";
   if (you === null) return { id: "sit", lines: [{ key: "coach_sit" }] };
   if (state.winners.length) return { id: "game-over", lines: [{ key: "coach_game_over" }] };
-  if (state.shuffling || v.to_move === null) return { id: "wait", lines: [{ key: "coach_shuffling" }] };
+  if (state.shuffling || state.sealed || v.to_move === null) return { id: "wait", lines: [{ key: "coach_shuffling" }] };
   const quotas = facts.quotas;
   switch (v.phase) {
     case "auction": {

@@ -1,12 +1,14 @@
 // The end of a deal: the summary the server sends (state.last_deal, built by
 // paston/summary.py) while the table waits for Next (state.next_deal), and at the end of
 // the game. The outcome, each seat's tricks against what it needed, its score with the
-// rule that gave it, the totals (resets marked) and the deal as dealt; a "Next deal"
+// rule that gave it, the totals (resets marked), the deal as dealt and the check of its
+// shuffle (faircheck.js); a "Next deal"
 // button, who is still to press it, and the time left.
 import { GAME } from "./i18n.js";
 import { cardNode, sortCards } from "./cards.js";
 import { rerender } from "./chrome.js";
 import { el } from "./dom.js";
+import { fairnessView } from "./faircheck.js";
 import { live } from "./live.js";
 import { SEAT_COLORS } from "./players.js";
 import { has, num, signed, t, word } from "./text.js";
@@ -123,6 +125,7 @@ export function endDealView(state, names) {
       .map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, s.seats.map((line) => seatRow(line, names, state.table.rules.target))))),
   handsView(s, names),
+  fairnessView(state, s),
   el("p", { class: "buttons end-buttons" }, nextControls(state, s, names),
     analysis ? el("button", {
       type: "button", "data-testid": "analysis", onclick: () => window.pastonOpenAnalysis(live.tableId, s.deal),

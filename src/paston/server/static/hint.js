@@ -28,7 +28,7 @@ live.onHint = (msg) => {
 /** Whether this page may ask for a hint now: a practice table, its seat to move. */
 export function canHint(state) {
   return Boolean(state && state.table.hints && state.you !== null && state.view.to_move === state.you
-    && !state.shuffling && !state.winners.length);
+    && !state.shuffling && !state.sealed && !state.winners.length);
 }
 
 /** Ask the server for the hint of the current decision (once per decision). */

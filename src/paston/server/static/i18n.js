@@ -12,6 +12,7 @@ import * as infer from "./i18n-infer.js";
 import * as analysis from "./i18n-analysis.js";
 import * as amu from "./i18n-amu.js";
 import * as score from "./i18n-score.js";
+import * as fair from "./i18n-fair.js";
 
 // Every string the Paston client shows, per language: the common ones (i18n-base-*.js,
 // one file per language) and each feature's (i18n-*.js). The game's own words (GAME) are
@@ -45,7 +46,7 @@ export function format(template, params = {}) {
 }
 
 /** The strings of the features that keep their own files (i18n-*.js). */
-const FEATURES = [hint, end, replay, learn, access, analysis, infer, amu, score];
+const FEATURES = [hint, end, replay, learn, access, analysis, infer, amu, score, fair];
 
 /** One language's strings: the common ones, then each feature's. */
 function merged(lang, common) {

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { rerender, say, saying, showError } from "./chrome.js";
 import { logState } from "./livelog.js";
 import { heard, holdLeft, resend, sent } from "./resend.js";
+import { keepSeed, keptSeed } from "./seedstore.js";
 
 const NAME_KEY = "paston-name";
 
@@ -45,6 +46,64 @@ export function keepSeat(id, token, name) {
   localStorage.setItem(NAME_KEY, name);
 }
 
+/** The heartbeat (docs/guide/protocol.md): a ping after ``ping`` ms in which the page sent
+ * nothing, and a socket that brought no message at all for ``silent`` ms is given up
+ * (closed and connected again: a server that froze, or a worker of a cluster that stopped
+ * answering, leaves the page for a live one). A page setting in localStorage
+ * ("paston-heartbeat": {"ping": ms, "silent": ms}) changes them (the tests make them short). */
+export function heartbeatTimes() {
+  const times = { ping: 10_000, silent: 25_000 };
+  try {
+    const set = JSON.parse(localStorage.getItem("paston-heartbeat") || "null");
+    for (const k of ["ping", "silent"]) if (set && Number(set[k]) >= 100) times[k] = Number(set[k]);
+  } catch { /* the defaults */ }
+  return times;
+}
+
+/** Keep ``ws`` alive and watched: a ping once the page has sent nothing for ``ping`` ms;
+ * the socket is given up when nothing at all has come for ``silent`` ms although the page
+ * sent something (a ping at least) ``silent - ping`` ms ago or more and heard nothing
+ * since (so a background tab, whose timers the browser slows down, does not give up a
+ * quiet but live socket), or when it has not opened within ``silent`` ms. */
+function heartbeat(ws, id) {
+  const { ping, silent } = heartbeatTimes();
+  let sentAt = Date.now(), heardAt = Date.now(), probeAt = null; // probeAt: the first send not answered yet
+  const send = ws.send.bind(ws);
+  ws.send = (data) => {
+    sentAt = Date.now();
+    if (probeAt === null) probeAt = sentAt;
+    send(data);
+  };
+  ws.addEventListener("message", () => { heardAt = Date.now(); probeAt = null; });
+  const timer = setInterval(() => {
+    if (live.socket !== ws || ws.readyState > WebSocket.OPEN) { clearInterval(timer); return; }
+    const now = Date.now();
+    const opening = ws.readyState === WebSocket.CONNECTING;
+    const unanswered = probeAt !== null && now - probeAt >= Math.max(silent - ping, 0);
+    if (now - heardAt >= silent && (opening || unanswered)) { // nothing at all, not even a pong
+      clearInterval(timer);
+      ws.onmessage = null;
+      ws.onclose = null; // a frozen server never completes the closing handshake: do not wait for it
+      try { ws.close(4000, "no answer"); } catch { /* already closing */ }
+      lost(ws, id);
+    } else if (!opening && now - sentAt >= ping) {
+      ws.send(JSON.stringify({ type: "ping" }));
+    }
+  }, Math.min(1000, Math.max(100, Math.floor(Math.min(ping, silent) / 4))));
+}
+
+/** The socket ``ws`` of table ``id`` is gone: say so and connect again, a little later
+ * each time. */
+function lost(ws, id) {
+  if (live.socket !== ws) return;
+  live.connected = false;
+  live.pending = false;
+  say("reconnecting", {}, true);
+  rerender(); // the cards and buttons show that nothing can be sent now
+  live.retry = live.retry >= 25 ? live.retry : Math.min(live.retry + 1, 5);
+  setTimeout(() => { if (live.socket === ws) connect(id); }, 400 * live.retry);
+}
+
 /** Connect to table ``id`` and keep connected; ``onMyTurn(view)`` is called when the turn
  * comes to this page's seat. */
 export function connect(id, onMyTurn = null) {
@@ -53,6 +112,7 @@ export function connect(id, onMyTurn = null) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${id}`);
   live.socket = ws;
+  heartbeat(ws, id);
   ws.onopen = () => {
     live.retry = 0;
     const token = localStorage.getItem(tokenKey(id));
@@ -80,7 +140,7 @@ export function connect(id, onMyTurn = null) {
         say(null);
       }
       rerender();
-      const mine = (s) => s && s.you !== null && s.view.to_move === s.you && !s.shuffling;
+      const mine = (s) => s && s.you !== null && s.view.to_move === s.you && !s.shuffling && !s.sealed;
       const mineNow = mine(msg);
       const mineBefore = mine(previous);
       if (mineNow && !mineBefore) live.onMyTurn(msg.view);
@@ -106,15 +166,7 @@ export function connect(id, onMyTurn = null) {
       rerender();
     }
   };
-  ws.onclose = () => {
-    if (live.socket !== ws) return;
-    live.connected = false;
-    live.pending = false;
-    say("reconnecting", {}, true);
-    rerender(); // the cards and buttons show that nothing can be sent now
-    live.retry = live.retry >= 25 ? live.retry : Math.min(live.retry + 1, 5);
-    setTimeout(() => { if (live.socket === ws) connect(id); }, 400 * live.retry);
-  };
+  ws.onclose = () => lost(ws, id);
 }
 
 let holdTimer = null;
@@ -136,17 +188,19 @@ function holdWhileUnanswered() {
   }
 }
 
-const seedsSent = new Map(); // commitment -> the seed this page sent for it
-
 /** This seat's share of the next deal's shuffle (docs/FAIRNESS.md): 32 bytes from the
  * browser's CSPRNG, for the commitment the server published before asking; the same
- * seed again if the same commitment is asked again (after a reconnection). */
+ * seed again if the same commitment is asked again (after a reconnection or a reload).
+ * It is kept in localStorage (seedstore.js), so that the end of the deal can check that
+ * the deck used it (enddeal.js). */
 function sendSeed(ws, request) {
-  let seed = seedsSent.get(request.commit);
+  const id = live.tableId;
+  let seed = keptSeed(id, request.commit);
   if (!seed) {
     const bytes = crypto.getRandomValues(new Uint8Array(32));
     seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    seedsSent.set(request.commit, seed);
+    const seat = live.state ? live.state.you : null;
+    seed = keepSeed(id, { seat, deal: request.deal, commit: request.commit, seed });
   }
   ws.send(JSON.stringify({ type: "seed", commit: request.commit, seed }));
 }
@@ -166,7 +220,7 @@ export function mergeUpdate(held, update) {
     history = held.view.history;
   }
   const next = { ...held, type: "state", version: update.version, you: update.you };
-  for (const key of ["table", "sheet", "deals", "winners", "previous_trick", "shuffling", "last_deal", "next_deal"]) {
+  for (const key of ["table", "sheet", "deals", "winners", "previous_trick", "shuffling", "sealed", "last_deal", "next_deal"]) {
     if (key in update) next[key] = update[key];
   }
   next.view = { ...update.view, history };

@@ -37,6 +37,12 @@ function add(words, data) {
   while (box.childElementCount > KEEP) box.firstElementChild.remove();
 }
 
+/** Add a note of another part of the page (the check of a deal's shuffle, faircheck.js):
+ * ``words()`` gives it in the language shown. */
+export function logNote(words, data = {}) {
+  add(words, data);
+}
+
 function reword() {
   logRegion();
   for (const entry of region.children) if (entry.words) entry.textContent = entry.words();

@@ -103,7 +103,7 @@ export function turnAnnouncement(view) {
 function turnText(v) {
   const n = names();
   if (state.winners.length) return t("gameOver"); // the panel above says who won
-  if (v.to_move === null || state.shuffling) return ""; // while shuffling, the note says so
+  if (v.to_move === null || state.shuffling || state.sealed) return ""; // the first deal's note says why
   if (state.you !== null && v.to_move === state.you) return t(`yourTurn_${v.phase}`);
   return t("waitingFor", { name: n[v.to_move], what: t(`phase_${v.phase}`) });
 }
@@ -187,6 +187,11 @@ function lastDealSummary() {
 function handView(v) {
   const you = state.you;
   if (you === null) return null;
+  if (state.sealed) { // the first deal waits for everyone's seed: no hand to show yet (F6)
+    return el("div", { class: "hand-area" },
+      el("h2", { class: "sr-only" }, t("yourHand")),
+      el("p", { class: "muted", "data-testid": "hand-sealed" }, t("handSealed")));
+  }
   const myTurn = v.to_move === you;
   const legal = new Set(v.legal);
   const prikup = new Set(v.prikup || []);
@@ -356,7 +361,8 @@ export function renderTable() {
   const [me, left, right] = layout();
   const seats = state.table.seats;
   const said = calls(v);
-  const myTurn = state.you !== null && v.to_move === state.you && !state.shuffling; // a provisional deal's turn is nobody's
+  // a provisional deal's turn is nobody's while it is shuffled again or waits for people
+  const myTurn = state.you !== null && v.to_move === state.you && !state.shuffling && !state.sealed;
   skipLink(state.you !== null);
   const board = el("section", {
     class: `board panel ${myTurn ? "my-turn" : ""} ${live.connected ? "" : "offline"}`, "data-testid": "table",
@@ -373,7 +379,7 @@ export function renderTable() {
   el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
   seatPanel(seats[me], v, "me", said[me]),
   handView(v),
-  state.shuffling ? null : actionsView(v),
+  state.shuffling || state.sealed ? null : actionsView(v),
   hintView(state));
   app.replaceChildren(el("div", { class: "table-layout" },
     el("div", { class: "main-col" }, seatLostNote(state, names()), endView(), endDealView(state, names()), coachPanel(state), board),

@@ -33,14 +33,39 @@ def _previous_trick(table: Table) -> dict[str, Any] | None:
     return None
 
 
-def _shared(table: Table, summary: dict[str, Any]) -> dict[str, Any]:
-    """The parts of a state that every audience gets alike."""
+def sealed(table: Table, conn: Connection) -> bool:
+    """Whether the hands of the current deal are withheld from this connection's seat
+    (decision F6): the provisional first deal is being shuffled again (from everyone: a
+    person who just came has not seeded the deal still shown), or, for a client that
+    sends seeds, it will be shuffled again because a person's seat is empty or its
+    person has not come yet (:meth:`Table.waits_for_people`). So no one sees a hand of a
+    deal that a person seated and connected has not helped to shuffle (unless their
+    seed timed out), and a person who sends seeds does not see, nor act on, a deal that
+    the others' arrival will shuffle again. Older clients, which send no seeds, see the
+    provisional deal as before."""
+    if not table.provisional:
+        return False
+    return table.reshuffling or (conn in table.seeders and table.waits_for_people())
+
+
+def _deals_json(table: Table) -> list[dict[str, Any]]:
+    """Each deal's commitment; once the deal is over, its secret (``seed``) and its
+    whole fairness object (seeds, who chose them, the previous link), so that a page can
+    check the deal it helped to shuffle (``static/fairness.js``)."""
     match = table.match
     current = len(match.deals) - 1
     deals = []
     for i, (seed, commit) in enumerate(table.seeds):
         over = i < current or match.deals[i].is_over
-        deals.append({"commit": commit, "seed": seed if over else None})
+        entry = table.fairness[i] if over and i < len(table.fairness) else None
+        deals.append({"commit": commit, "seed": seed if over else None, "fairness": entry})
+    return deals
+
+
+def _shared(table: Table, summary: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a state that every audience gets alike."""
+    deals = _deals_json(table)
+    match = table.match
     return {
         "table": summary,
         "sheet": table.sheet(),
@@ -62,9 +87,9 @@ def _last_deal(table: Table) -> dict[str, Any] | None:
 
 def _game_stamp(table: Table) -> tuple[object, ...]:
     """Changes whenever the sheet, the deck commitments, the winners, the previous
-    trick, the shuffling of the first deal or the pause after a deal may have changed: a
-    new deal, a deal's end, the game's end, a shuffle of the first deal begun, a person
-    pressing Next."""
+    trick, the shuffling of the first deal, its hands withheld (:func:`sealed`) or the
+    pause after a deal may have changed: a new deal, a deal's end, the game's end, a
+    shuffle of the first deal begun, a person coming or pressing Next."""
     deals = table.match.deals
     deal = deals[-1] if deals else None
     return (
@@ -72,6 +97,7 @@ def _game_stamp(table: Table) -> tuple[object, ...]:
         deal is not None and deal.is_over,
         tuple(table.match.winners),
         table.reshuffling,
+        table.provisional and table.waits_for_people(),
         pause_stamp(table),
     )
 
@@ -119,8 +145,9 @@ def next_messages(
         if not full and _holds(conn, version, deal_index, summary, game):
             continue  # nothing new for it
         send_full = full or not conn.updates or conn.held_version < 0
+        hidden = sealed(table, conn)  # the view without the seat's cards (F6)
         if send_full:
-            key: tuple[object, ...] = (seat, "full")
+            key: tuple[object, ...] = (seat, hidden, "full")
         else:
             if conn.held_deal != deal_index or conn.held_version not in (version, version - 1):
                 history = "all"
@@ -128,13 +155,13 @@ def next_messages(
                 history = "event"
             else:
                 history = "none"
-            key = (seat, history, conn.held_table == summary, conn.held_game == game)
+            key = (seat, hidden, history, conn.held_table == summary, conn.held_game == game)
         text = texts.get(key)
         if text is None:
             view = views.get(seat)
             if view is None:
                 view = views[seat] = match.view(seat)
-            if public is None and (send_full or key[1] == "all"):
+            if public is None and (send_full or key[2] == "all"):
                 spectator = views.get(None)
                 if spectator is None:
                     spectator = views[None] = match.view(None)
@@ -146,17 +173,18 @@ def next_messages(
                     "type": "state",
                     "version": version,
                     "you": seat,
-                    "view": view_json(view, public),
+                    "view": view_json(view, public, sealed=hidden),
                     **shared,
+                    "sealed": hidden,
                 }
             else:
-                body = {"type": "update", "version": version, "you": seat}
-                body["view"] = view_json(view, public, history=key[1] == "all")
-                if key[1] == "event":
+                body = {"type": "update", "version": version, "you": seat, "sealed": hidden}
+                body["view"] = view_json(view, public, history=key[2] == "all", sealed=hidden)
+                if key[2] == "event":
                     body["event"] = last_event_json(view)
-                if not key[2]:
-                    body["table"] = summary
                 if not key[3]:
+                    body["table"] = summary
+                if not key[4]:
                     if shared is None:
                         shared = _shared(table, summary)
                     body.update({k: v for k, v in shared.items() if k != "table"})

@@ -94,16 +94,18 @@ class SeedRounds:
 
     def joined(self, table: Table, conn: Connection) -> None:
         """A client that sends seeds joined: ask it for its seat's seed if the round under
-        way waits for it and has not had it (a reconnection)."""
+        way waits for it and has not had it (a reconnection). A person who comes while a
+        round waits for others' seeds is asked too (so no one sees a deal dealt while they
+        were there without their seed, decision F6); the round's clock is not reset."""
         r = table.round
-        if (
-            conn in table.seeders
-            and r is not None
-            and conn.seat in r.expected
-            and conn.seat not in r.seeds
-            and not r.ready()
-        ):
-            conn.push(json.dumps(r.request(), separators=(",", ":")))
+        seat = conn.seat
+        if conn not in table.seeders or r is None or seat is None or r.ready() or seat in r.seeds:
+            return
+        if seat not in r.expected:
+            if seat not in table.seed_seats():  # a computer player's seat, a stand-in's
+                return
+            r.expected = r.expected | {seat}
+        conn.push(json.dumps(r.request(), separators=(",", ":")))
 
     async def receive(self, table: Table, seat: int | None, message: Seed) -> None:
         """A client's seed. The first seed of a seat counts; one for a deal already dealt

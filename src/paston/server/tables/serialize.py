@@ -67,12 +67,18 @@ def _history_json(view: DealView, public: PublicHistory | None) -> list[dict[str
     ]
 
 
-def view_json(view: DealView, public: PublicHistory | None = None, *, history: bool = True) -> dict[str, Any]:
+def view_json(
+    view: DealView, public: PublicHistory | None = None, *, history: bool = True, sealed: bool = False
+) -> dict[str, Any]:
     """A seat's (or a spectator's) view of the current deal, encoded as it is. ``public``
     may give the public history already encoded (shared by every audience of one
     change); ``history=False`` leaves the history out (an update carries only what is
-    new)."""
+    new); ``sealed`` withholds the seat's cards and moves (its hand, prikup and discard
+    empty or hidden, no legal action): a provisional first deal not yet shuffled with
+    the seeds of everyone seated (decision F6, :func:`paston.server.tables.messages.sealed`)."""
     out = _view_fields(view)
+    if sealed:
+        out.update(hand=[], prikup=None, discard=None, legal=[])
     if history:
         out["history"] = _history_json(view, public)
     return out
