@@ -199,3 +199,23 @@ def test_a_person_who_comes_while_the_seeds_are_collected_is_asked_too(tmp_path:
                 back.close()
         finally:
             silent.close()
+
+
+def test_a_seeding_person_cannot_act_blind_on_a_sealed_deal(client: TestClient) -> None:
+    """The page offers no move on a sealed deal, and the server refuses one from a client
+    that ignores ``legal``: acting would make the deal final without the seed of the
+    person still to come. The state is unchanged."""
+    table, tokens = seated(client, HUMANS)
+    live = client.app.state.manager.get(table)  # type: ignore[attr-defined]
+    seat = live.match.to_move
+    action = str(live.match.legal_actions()[0])
+    c = Client(client, table, tokens[seat])
+    try:
+        m = c.until(lambda m: m["type"] == "state")
+        assert m["sealed"] and m["view"]["legal"] == []
+        c.ws.send_json({"type": "act", "action": action, "version": m["version"], "id": "blind"})
+        err = c.until(lambda m: m["type"] == "error")
+        assert err["code"] == "sealed" and err["id"] == "blind", err
+        assert live.version == 0 and live.match.to_move == seat
+    finally:
+        c.close()

@@ -38,6 +38,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from paston.server.table_error import TableError
 from paston.server.tables.connection import Connection
 from paston.server.tables.manager import TableManager
+from paston.server.tables.messages import sealed
 from paston.server.tables.protocol import (
     MAX_MESSAGE_BYTES,
     Hello,
@@ -254,6 +255,14 @@ class TableSocket:
                     refused(err)
             elif conn.seat is None:
                 refused(TableError("spectator", "spectators cannot act"), id=message.id)
+            elif sealed(table, conn):  # its cards are withheld: no move on a deal it has not seeded (F6)
+                refused(
+                    TableError(
+                        "sealed",
+                        "this deal is shuffled again once everyone seated has sent a seed: wait for them",
+                    ),
+                    id=message.id,
+                )
             else:
                 try:
                     accepted = await self.manager.act(
