@@ -56,21 +56,35 @@ def report(results: Sequence[Figures], load_before: tuple[float, float, float]) 
         f"machine: {cores} cores; load average before {load_before[0]:.2f}, "
         f"after {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 min)\n"
     )
-    head = (
-        f"{'attack':<15} {'ping p50':>8} {'p99':>5} {'HTTP p50':>8} {'p99':>5} {'mem MiB':>8} "
-        f"{'tb':>3} {'cr':>3} {'log':>4} {'bots gap':>8} {'honest':>6}  goals"
-    )
-    print(head)
-    print("-" * len(head))
+    columns = [
+        ("attack", 15, lambda f: f.name),
+        ("ping p50", 8, lambda f: _ms(f.ping_p50)),
+        ("p99", 5, lambda f: _ms(f.ping_p99)),
+        ("HTTP p50", 8, lambda f: _ms(f.http_p50)),
+        ("p99", 5, lambda f: _ms(f.http_p99)),
+        ("mem MiB", 8, lambda f: f"{f.memory_delta_mib:+.1f}"),
+        ("cpu", 5, lambda f: f"{f.server_cpu:.0%}"),
+        ("wrk", 5, lambda f: f"{f.workers_cpu:.0%}"),
+        ("tb", 3, lambda f: str(f.tracebacks)),
+        ("cr", 3, lambda f: str(f.crashes)),
+        ("log", 4, lambda f: str(f.log_lines)),
+        ("bots gap", 8, lambda f: f"{f.control.longest_gap_s:.1f}s"),
+        ("honest", 6, lambda f: "yes" if f.honest_served else "NO"),
+    ]
+    head = " ".join(f"{title:<{w}}" if i == 0 else f"{title:>{w}}" for i, (title, w, _) in enumerate(columns))
+    print(head + "  goals")
+    print("-" * (len(head) + 7))
     for f in results:
         missed = f.misses()
-        print(
-            f"{f.name:<15} {_ms(f.ping_p50):>8} {_ms(f.ping_p99):>5} {_ms(f.http_p50):>8} "
-            f"{_ms(f.http_p99):>5} {f.memory_delta_mib:>+8.1f} {f.tracebacks:>3} {f.crashes:>3} "
-            f"{f.log_lines:>4} "
-            f"{f.control.longest_gap_s:>7.1f}s {'yes' if f.honest_served else 'NO':>6}  "
-            f"{'met' if not missed else 'MISSED: ' + '; '.join(missed)}"
+        cells = " ".join(
+            f"{cell(f):<{w}}" if i == 0 else f"{cell(f):>{w}}" for i, (_, w, cell) in enumerate(columns)
         )
+        print(f"{cells}  {'met' if not missed else 'MISSED: ' + '; '.join(missed)}")
+    print(
+        "(ms; mem: the server's peak resident memory over its memory before; cpu, wrk: CPU of the "
+        "server process and of its workers, 100% a core; tb, cr: tracebacks and crashes in the log; "
+        "log: lines it logged; bots gap: the longest wait between two moves at the control table)"
+    )
     print("\nwhat each attack was answered with (most frequent codes) and did:")
     for f in results:
         print(f"  {f.name:<15} {_codes(f)}; {_own(f)}")

@@ -148,6 +148,38 @@ class Server:
         self._log.close()
 
 
+def _stat(pid: int) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux; 0 when it is gone)."""
+    fields = _stat(pid)
+    try:
+        return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (ValueError, IndexError):
+        return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """The living descendants of a process (its worker processes; Linux)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)] = int(fields[1])
+    found: list[int] = []
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [p for p, pp in parents.items() if pp == parent]
+        found += children
+        frontier += children
+    return found
+
+
 def rss_mib(pid: int) -> float | None:
     """The resident memory of a process in MiB (Linux), or None."""
     try:
@@ -525,6 +557,12 @@ async def _spectator(
 
 async def _close_all(sockets: Sequence[ClientConnection]) -> None:
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+
+
+async def attack_idle(target: Target, seconds: float) -> Outcome:
+    """No attack: the control client's figures on the machine as it is (the baseline)."""
+    await asyncio.sleep(seconds)
+    return Outcome()
 
 
 async def attack_tables(target: Target, seconds: float) -> Outcome:
@@ -1099,6 +1137,7 @@ async def _silent_handshake(
 
 #: Every attack, by name, in the order the benchmark runs them.
 ATTACKS: dict[str, Attack] = {
+    "idle": attack_idle,
     "tables": attack_tables,
     "sockets": attack_sockets,
     "sync": attack_sync,
@@ -1125,6 +1164,8 @@ class Figures:
     control: Control
     outcome: Outcome
     rss_before_mib: float
+    server_cpu: float  # the server process's CPU time over the attack's, 1.0: a whole core
+    workers_cpu: float  # the same for its worker processes (computer players, analyses)
     tracebacks: int
     crashes: int  # errors the server did not mean: unretrieved task exceptions, 500 answers
     log_lines: int
@@ -1186,11 +1227,16 @@ def measure(server: Server, control_table: str, name: str, seconds: float, index
     log_before = server.log()
     rss_before = rss_mib(server.pid) or float("nan")
     control = ControlProcess(server.port, control_table, server.pid)
+    workers = descendants(server.pid)
     try:
         time.sleep(0.3)  # the control client has joined
+        cpu_before = cpu_seconds(server.pid), sum(cpu_seconds(w) for w in workers)
+        started = time.perf_counter()
         outcome = asyncio.run(
             _run_attack(attack, Target(server.port, control_table, attacker_address(index)), seconds)
         )
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(server.pid) - cpu_before[0], sum(cpu_seconds(w) for w in workers) - cpu_before[1]
     finally:
         measured = control.stop()
     honest = asyncio.run(honest_client(server.port, honest_address(index)))
@@ -1202,6 +1248,8 @@ def measure(server: Server, control_table: str, name: str, seconds: float, index
         control=measured,
         outcome=outcome,
         rss_before_mib=rss_before,
+        server_cpu=cpu[0] / elapsed,
+        workers_cpu=cpu[1] / elapsed,
         tracebacks=added.count("Traceback"),
         crashes=crashes(added),
         log_lines=added.count("\n"),

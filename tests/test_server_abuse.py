@@ -53,6 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]
 
 #: For each attack: the refusal codes it must meet, and those it may meet.
 EXPECTED: dict[str, tuple[set[str], set[str]]] = {
+    "idle": (set(), set()),  # the baseline: no attack
     "tables": ({"rate-limited"}, {"too-many-tables"}),
     "sockets": ({"too-many-sockets"}, set()),
     "sync": ({"rate-limited"}, {"too-many-sockets"}),
