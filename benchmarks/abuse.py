@@ -105,6 +105,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default="", help=f"comma-separated attacks, of: {', '.join(ATTACKS)}")
     parser.add_argument("--strict", action="store_true", help="exit 1 when any goal is missed")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds of quiet between attacks")
+    parser.add_argument(
+        "--attacker-nice",
+        type=int,
+        default=0,
+        help="niceness added to the attacking process while it attacks (default 0: the attacker "
+        "competes with the server for the cores as much as it can; 10: mostly what a remote "
+        "attacker would cost)",
+    )
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.only.split(",") if n.strip()] or list(ATTACKS)
     unknown = [n for n in names if n not in ATTACKS]
@@ -117,11 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         table = control_table(server)
         print(
             f"paston serve (pid {server.pid}, {rss_mib(server.pid) or 0:.0f} MiB), control table {table}; "
-            f"{len(names)} attacks of {args.seconds:g} s"
+            f"{len(names)} attacks of {args.seconds:g} s, the attacker at niceness +{args.attacker_nice}"
         )
         for k, name in enumerate(names):
             time.sleep(args.settle)
-            figures = measure(server, table, name, args.seconds, index=k)
+            figures = measure(server, table, name, args.seconds, index=k, attacker_nice=args.attacker_nice)
             results.append(figures)
             print(
                 f"  {name}: ping p99 {_ms(figures.ping_p99)} ms, HTTP p99 {_ms(figures.http_p99)} ms, "
