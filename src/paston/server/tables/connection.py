@@ -53,10 +53,19 @@ class Connection:
         if self.outbox.qsize() >= MAX_OUTBOX or self.queued_bytes + len(text) > MAX_OUTBOX_BYTES:
             self.close()
             if self.hangup is not None:
-                self.hangup_task = asyncio.ensure_future(self.hangup())
+                self.hangup_task = asyncio.ensure_future(self._hang_up(self.hangup))
             return
         self.queued_bytes += len(text)
         self.outbox.put_nowait(text)
+
+    @staticmethod
+    async def _hang_up(hangup: Callable[[], Awaitable[None]]) -> None:
+        """End the socket; one its client has left already raises, and that is the end
+        too (unawaited, the error was logged for every slow reader dropped)."""
+        try:
+            await hangup()
+        except Exception:  # the socket is gone: nothing is left to end
+            return
 
     def close(self) -> None:
         """Stop sending: what is queued is dropped."""

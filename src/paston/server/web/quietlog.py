@@ -53,7 +53,8 @@ class OneLineErrors(logging.Filter):
         if getattr(record, "quieted", False):  # seen by another handler already
             return True
         record.quieted = True
-        key = (record.name, str(record.msg)[:200])
+        # a kind is the first line of the template: asyncio's records name their task below it
+        key = (record.name, str(record.msg).partition("\n")[0][:200])
         now = self.clock()
         start, passed, held = self._kinds.get(key, (now, 0, 0))
         if now - start >= 60.0:
