@@ -83,3 +83,16 @@ def test_a_rematch_is_a_creation_under_the_creation_limit(client: TestClient) ->
     refused = client.post(f"/api/tables/{table}/rematch", json={"token": tokens[0]})
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate-limited"
     assert client.get(f"/api/tables/{table}").json()["rematch"] is None  # nothing was made
+
+
+def test_a_strangers_refused_rematches_cost_nobody_a_creation(client: TestClient) -> None:
+    """A rematch asked for without a player's token is refused before the creation limit
+    is counted: a stranger asking again and again keeps hearing ``not-a-player`` (not
+    ``rate-limited``), and the player's own rematch still goes through (found by the
+    abuse suite)."""
+    table, tokens = finished_game(client, seed=8)  # 1 of the 3 tables the bucket allows
+    for _ in range(6):
+        refused = client.post(f"/api/tables/{table}/rematch", json={})
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "not-a-player"
+    made = client.post(f"/api/tables/{table}/rematch", json={"token": tokens[1]})
+    assert made.status_code == 200 and made.json()["token"]

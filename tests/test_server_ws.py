@@ -335,3 +335,34 @@ def test_the_final_trick_of_a_deal_stays_visible_in_the_next_deal(client: TestCl
     n = len(played[-1]["result"]["defenders"]) + 1
     assert [p["card"] for p in state["previous_trick"]["plays"]] == [a["card"] for a in plays[-n:]]
     assert [p["seat"] for p in state["previous_trick"]["plays"]] == [a["seat"] for a in plays[-n:]]
+
+
+def test_computer_players_move_at_once_when_the_creator_arrives_at_a_takeover_table(
+    client: TestClient,
+) -> None:
+    """A table with a long ``takeover_seconds``, made with its creator's seat, whose first
+    move is a computer player's: the wait for a stand-in (nobody connected yet) used to
+    block the computer players until it ran out, although the person came at once (found
+    by the abuse suite). Now the person's arrival replaces the wait."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    for attempt in range(20):
+        body = {
+            "name": f"T{attempt}",
+            "seats": seats,
+            "takeover_seconds": 3600,
+            "creator": {"seat": 0, "name": "Ana"},
+        }
+        made = client.post("/api/tables", json=body).json()
+        live = client.app.state.manager.get(made["id"])  # type: ignore[attr-defined]
+        if live.match.to_move != 0:
+            break
+    else:
+        pytest.fail("no table whose first move is a computer player's")
+    with client.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+        ws.send_json({"type": "hello", "token": made["token"]})
+        first = receive_state(ws)
+        deadline = time.monotonic() + 5
+        while live.version == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert live.version > 0, "the computer players waited for the takeover time"
+        assert first["version"] == 0

@@ -32,6 +32,8 @@ from paston.server.work.botpool import (
     hard_timeout_for,
 )
 
+#: The name of a task that only waits (a stand-in's time): a new look at the table replaces it.
+WAIT_TASK = "paston-stand-in-wait"
 #: The player that stands in for a person who is away.
 STANDIN = FALLBACK
 
@@ -120,20 +122,23 @@ class BotRunner:
         if seat is None or table.gone:
             return
         if table.bot_task is not None and not table.bot_task.done():
-            return
+            if table.bot_task.get_name() != WAIT_TASK:
+                return  # a computer player is thinking or moving
+            table.bot_task.cancel()  # only waiting for a stand-in's time: look again now
+            table.bot_task = None
         if not self.watched(table):
             return
         loop = asyncio.get_running_loop()
         if table.waits_for_people():
             due = self._stand_in_due(table)
             if due is not None:
-                table.bot_task = loop.create_task(self._after(due + 0.01, table))
+                table.bot_task = loop.create_task(self._after(due + 0.01, table), name=WAIT_TASK)
             return
         if actor(table, seat) is not None:
             table.bot_task = loop.create_task(self._turns(table))
         elif table.takeover_seconds is not None and table.seats[seat].taken and not table.online(seat):
             due = table.takeover_seconds - table.offline_for(seat)
-            table.bot_task = loop.create_task(self._after(max(0.0, due) + 0.01, table))
+            table.bot_task = loop.create_task(self._after(max(0.0, due) + 0.01, table), name=WAIT_TASK)
 
     @staticmethod
     def _stand_in_due(table: Table) -> float | None:

@@ -315,7 +315,9 @@ def create_app(
         client = client_of(request)
         making = old.finished and old.rematch is None
         if making:  # a new table: under the limits of any creation (rate, tables per client)
-            manager.seat_of(old, body.token)  # a bad token is refused before it costs a token
+            # a bad token, or none (a stranger), is refused before it costs a creation
+            if manager.seat_of(old, body.token) is None:
+                raise TableError("not-a-player", "only a player of this game can start its rematch")
             gate.check(client, lobby.open_ids(), time.monotonic())
         new, token = manager.rematch(table_id, body.token)
         if making:
