@@ -213,9 +213,13 @@ def test_a_seeding_person_cannot_act_blind_on_a_sealed_deal(client: TestClient) 
     try:
         m = c.until(lambda m: m["type"] == "state")
         assert m["sealed"] and m["view"]["legal"] == []
+        deadline = time.monotonic() + 10
+        while live.reshuffling and time.monotonic() < deadline:  # its arrival shuffles the deal again
+            time.sleep(0.05)
+        assert not live.reshuffling and live.waits_for_people()  # sealed: the others are still to come
         c.ws.send_json({"type": "act", "action": action, "version": m["version"], "id": "blind"})
         err = c.until(lambda m: m["type"] == "error")
         assert err["code"] == "sealed" and err["id"] == "blind", err
-        assert live.version == 0 and live.match.to_move == seat
+        assert live.version == 0 and not any(d.events for d in live.match.deals)
     finally:
         c.close()

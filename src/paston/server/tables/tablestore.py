@@ -70,6 +70,27 @@ def _deal_fair(table: Table, r: SeedRound, choices: list[tuple[str, str]]) -> No
     table.fairness.append(make_entry(table.id, r.deal, r.secret, choices, r.previous))
 
 
+@contextmanager
+def dealt_only_if_stored(table: Table) -> Iterator[None]:
+    """Deal in memory only what the database stored: the deals, seeds, fairness objects
+    and seed round the block changes (:func:`deal_on` changes them inside its
+    transaction) are put back if the block raises, so a commit that fails (the database
+    restarting) leaves the table as it was, ready to deal again. Without it, a deal dealt
+    in memory but never stored was played on, and the table could no longer be rebuilt
+    from its rows (found by the chaos suite: ``IllegalActionError`` at every worker)."""
+    saved = (table.match, table.match.clone(), list(table.seeds), list(table.fairness), table.round)
+    dropped = set(table.dropped)
+    try:
+        yield
+    except BaseException:
+        match, copy, seeds, fairness, r = saved
+        table.match = copy if table.match is match else match  # a restarted match: the old one
+        table.seeds[:], table.fairness[:], table.round = seeds, fairness, r
+        table.dropped.clear()
+        table.dropped.update(dropped)
+        raise
+
+
 def holds_fence(session: Session, table: Table, *, required: bool = False) -> bool:
     """Whether this worker may change the table in ``session``'s transaction: it holds the
     fencing token the table's row holds (:func:`paston.server.store.db.fence_check`, which locks
@@ -272,6 +293,10 @@ class TableStore:
         """The seeds of the table's round are in (or the time ran out): store them, then
         deal (nothing changes if that fails), and open the next round if the deal is
         redealt at once."""
+        with dealt_only_if_stored(table):
+            self._deal_round(table)
+
+    def _deal_round(self, table: Table) -> None:
         r = table.round
         if r is not None and r.ready():
             choices = r.choices()
@@ -285,18 +310,13 @@ class TableStore:
                 row.seeds = [[seed, by] for seed, by in choices]
             _deal_fair(table, r, choices)
             table.round = None
-        try:
-            with self.changing(table) as session:
-                deal_on(session, table)
-        except Exception:
-            if table.round is not r:  # opened but not stored: open it again next time
-                table.round = None
-            raise
+        with self.changing(table) as session:  # a deal redealt at once: its round (or its deck)
+            deal_on(session, table)
 
     def after_action(self, table: Table, *, ended: bool) -> None:
         """Deal what the game needs next and, when the game just ended, mark it finished
         (only while this worker owns the table, in a cluster)."""
-        with self.changing(table) as session:
+        with dealt_only_if_stored(table), self.changing(table) as session:
             deal_on(session, table)
             if ended:
                 row = session.get(TableRow, table.id)

@@ -255,7 +255,7 @@ class TableSocket:
                     refused(err)
             elif conn.seat is None:
                 refused(TableError("spectator", "spectators cannot act"), id=message.id)
-            elif sealed(table, conn):  # its cards are withheld: no move on a deal it has not seeded (F6)
+            elif not table.reshuffling and sealed(table, conn):  # no move on a deal it has not seeded (F6)
                 refused(
                     TableError(
                         "sealed",
