@@ -85,7 +85,9 @@ def state(pred: Callable[[dict[str, Any]], bool]) -> Callable[[dict[str, Any]], 
 
 
 def to_move(m: dict[str, Any]) -> bool:
-    return m["view"]["to_move"] is not None and not m["shuffling"]
+    """Someone may move, and the seat's cards are shown (not shuffled again, nor sealed
+    while a person has still to seed the deal, F6)."""
+    return m["view"]["to_move"] is not None and not m["shuffling"] and not m.get("sealed")
 
 
 def paused(m: dict[str, Any]) -> bool:

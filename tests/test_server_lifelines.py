@@ -9,7 +9,9 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -110,7 +112,10 @@ def test_the_fork_server_binds_only_to_the_server_that_named_itself(monkeypatch:
     lifeline._bind_the_fork_server()
     assert bound == []
     monkeypatch.setenv(lifeline.SERVER_PID_ENV, str(os.getppid()))
-    lifeline._bind_the_fork_server()  # a child of the server that named itself
+    lifeline._bind_the_fork_server()  # a child of that server, but not its fork server
+    assert bound == []
+    monkeypatch.setattr(lifeline, "_is_fork_server", lambda: True)
+    lifeline._bind_the_fork_server()  # its fork server
     assert bound == [1]
 
     class Exited(Exception):
@@ -162,3 +167,32 @@ def test_the_watch_thread_ends_the_process_once_the_server_is_gone(monkeypatch: 
     assert not ended.is_set()
     server.wait(timeout=10)
     assert ended.wait(timeout=5)
+
+
+def test_a_server_started_by_a_thread_of_a_process_with_pools_is_not_bound(tmp_path: Path) -> None:
+    """Found by the chaos suite in the full test run: a process that once made a pool has
+    ``PASTON_SERVER_PID`` set, and a ``paston serve`` it started from a thread inherited
+    it, took itself for the fork server, bound its life to that thread, and was killed,
+    silently, when the thread ended. Only a fork server binds now."""
+    script = tmp_path / "serve_like.py"
+    script.write_text(
+        "import time\nimport paston.server.work.lifeline\nprint('up', flush=True)\ntime.sleep(20)\n"
+    )
+    env = {**os.environ, lifeline.SERVER_PID_ENV: str(os.getpid())}
+    started: list[subprocess.Popen[str]] = []
+
+    def start() -> None:  # the thread lives until the child has imported the lifeline
+        child = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True)
+        started.append(child)
+        assert child.stdout is not None and child.stdout.readline().strip() == "up"
+
+    thread = threading.Thread(target=start)
+    thread.start()
+    thread.join(30)
+    child = started[0]
+    try:
+        time.sleep(1.0)  # the thread that started it is gone
+        assert child.poll() is None, "killed when the thread that started it ended"
+    finally:
+        child.kill()
+        child.wait()

@@ -198,6 +198,7 @@ class Worker:
 
     def start(self, wait: float = 60.0) -> None:
         env = {**os.environ, "XDG_DATA_HOME": str(self.folder), "PASTON_PIMC_THREADS": "1"}
+        env.pop("PASTON_SERVER_PID", None)  # a server of its own, nobody's helper process
         with open(self.log_path, "a", encoding="utf-8") as log:
             self.proc = subprocess.Popen(
                 self.command, stdout=log, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True

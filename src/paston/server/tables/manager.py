@@ -8,7 +8,6 @@ applied and broadcast, each audience getting only its own view.
 from __future__ import annotations
 
 import asyncio
-import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -29,6 +28,7 @@ from paston.server.tables.commands import Accepted, Done
 from paston.server.tables.connection import Connection
 from paston.server.tables.hints import HintService
 from paston.server.tables.messages import next_messages
+from paston.server.tables.nextdeal import NextDeals
 from paston.server.tables.pause import NEXT_DEAL_SECONDS, Pauses
 from paston.server.tables.seat_bots import BotRunner, seat_bots
 from paston.server.tables.seating import new_token, person_name, seat_of_token, seats_from_specs
@@ -48,8 +48,6 @@ REMATCH_RESERVE_SECONDS = 120.0
 MAX_SEAT_CONNECTIONS = 5
 #: Seconds between two messages that only say who is online.
 PRESENCE_INTERVAL = 1.0
-
-_log = logging.getLogger("paston.server")
 
 
 def _resent(command_id: str, text: str, done: Done) -> Accepted:
@@ -98,7 +96,7 @@ class TableManager:
         self.hints = HintService(self.bot_runner.pool)
         self.rounds = SeedRounds(self.store, seed_timeout, self._dealt)
         self.pauses = Pauses(self._deal_on, self._dealt)
-        self._retries: set[asyncio.Task[None]] = set()  # deals waiting for the database again
+        self.next_deals = NextDeals(self.store, self.rounds.begin, self.finished_games.add, self._dealt)
 
     # --- loading --------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -311,47 +309,7 @@ class TableManager:
         if table.match.needs_deck and self.pauses.begin(table):
             return  # the finished deal on show: the next is dealt once the pause ends
         if table.match.needs_deck or ended:
-            try:
-                self.store.after_action(table, ended=ended)
-            except FencedOut:
-                raise
-            except Exception as err:  # the move is stored; the next deal (or the end) is not yet
-                _log.warning("table %s: the next deal could not be stored (%s); retrying", table.id, err)
-                self._after_action_later(table, ended)
-                return
-            self._after_stored(table, ended)
-
-    def _after_stored(self, table: Table, ended: bool) -> None:
-        self.rounds.begin(table)  # the next deal's seeds, when people's clients send them
-        if ended:  # marked in memory once the row says so
-            table.finished = True
-            self.finished_games.add(table)
-
-    def _after_action_later(self, table: Table, ended: bool, delay: float = 0.5) -> None:
-        """Store the next deal (or the end of the game) again after ``delay`` seconds, and
-        again until it is stored (the database restarting): nothing was dealt in memory
-        meanwhile (:func:`~paston.server.tables.tablestore.dealt_only_if_stored`), so
-        nobody moves on a deal the database does not hold."""
-
-        async def retry() -> None:
-            await asyncio.sleep(delay)
-            async with table.lock:
-                if table.gone or not (table.match.needs_deck or (ended and not table.finished)):
-                    return
-                try:
-                    self.store.after_action(table, ended=ended)
-                except FencedOut:
-                    return
-                except Exception as err:
-                    _log.warning("table %s: the next deal could not be stored (%s); retrying", table.id, err)
-                    self._after_action_later(table, ended, min(5.0, delay * 2))
-                    return
-                self._after_stored(table, ended)
-            self._dealt(table)
-
-        task = asyncio.get_running_loop().create_task(retry())
-        self._retries.add(task)
-        task.add_done_callback(self._retries.discard)
+            self.next_deals.after(table, ended=ended)
 
     def _deal_on(self, table: Table) -> None:
         """A pause ended (the caller holds the lock): the next deal's seed round begins."""

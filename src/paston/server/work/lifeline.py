@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from multiprocessing.context import BaseContext
+from types import FrameType
 
 #: Set by the server (its pid) before the fork server starts: the fork server binds its
 #: life to that parent when it imports this module.
@@ -90,11 +91,25 @@ def _alive(pid: int) -> bool:
         return True  # no /proc: the signal answered, so it is there
 
 
+def _is_fork_server() -> bool:
+    """Whether this module is being imported by a :mod:`multiprocessing` fork server's
+    preloading (its ``main`` is on the stack). Any other child of the server inherits
+    :data:`SERVER_PID_ENV` too, and must not bind: a ``paston serve`` started from a
+    thread of a process that once started a pool bound itself to that thread and was
+    killed, silently, when the thread ended."""
+    frame: FrameType | None = sys._getframe()
+    while frame is not None:
+        if frame.f_globals.get("__name__") == "multiprocessing.forkserver":
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _bind_the_fork_server() -> None:
     """In the fork server (the child of the server that named itself): bind it, and stop
     at once if the server is already gone (the parent died before the binding)."""
     parent = os.environ.get(SERVER_PID_ENV)
-    if parent is None or not parent.isdigit() or int(parent) == os.getpid():
+    if parent is None or not parent.isdigit() or int(parent) == os.getpid() or not _is_fork_server():
         return
     if os.getppid() == int(parent):
         bind_to_parent()
