@@ -152,6 +152,7 @@ def test_a_decision_that_overruns_falls_back_and_the_game_goes_on(
 ) -> None:
     pool = pool_of(client)
     pool.hard_timeout = 1e-6  # no worker can answer in time: every decision overruns
+    pool.queue_timeout = 60.0  # and each reaches a worker (it waits while one is replaced)
     table = new_table(client, [bot("pimc", 5)] * 3)
     with caplog.at_level(logging.WARNING, logger="paston.server.work.botpool"):
         ws = watch(client, table)

@@ -22,7 +22,7 @@ from paston.testing.players import Ack
 
 @pytest.mark.cluster
 def test_a_short_schedule_of_every_fault_leaves_a_clean_history(tmp_path: object) -> None:
-    report = run_chaos(seconds=35, heal=12, slots=4, seed=22, target=20)
+    report = run_chaos(seconds=26, heal=10, slots=4, seed=22, target=20)
     print(report.summary())
     assert report.violations == []
     kinds = {f.kind for f in report.faults}
