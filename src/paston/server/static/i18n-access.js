@@ -35,9 +35,9 @@ export const en = {
   log_dealOver: "Deal {n} is over: {outcome}. Scores: {scores}.",
   log_redeal: "Redeal: {reason}.",
   log_gameOver: "Game over. {winners}",
-  "redeal_spade-sequence": "a spade sequence from 7 to Q without K and A",
-  "redeal_jack-seven-prikup": "J♠ and 7♠ in the prikup in the first deal",
-  "redeal_no-jack-no-seven": "all passed, and J♠ and 7♠ are both in the prikup",
+  "logRedeal_spade-sequence": "a spade sequence from 7 to Q without K and A",
+  "logRedeal_jack-seven-prikup": "J♠ and 7♠ in the prikup in the first deal",
+  "logRedeal_no-jack-no-seven": "all passed, and J♠ and 7♠ are both in the prikup",
 };
 
 export const hy = {
@@ -71,9 +71,9 @@ export const hy = {
   log_dealOver: "Բաժանում {n}-ն ավարտվեց. {outcome}։ Միավորներ՝ {scores}։",
   log_redeal: "Վերաբաժանում. {reason}։",
   log_gameOver: "Խաղն ավարտվեց։ {winners}",
-  "redeal_spade-sequence": "պիկի հաջորդականություն 7-ից մինչև Q, առանց K-ի և A-ի",
-  "redeal_jack-seven-prikup": "J♠-ն ու 7♠-ն առաջին բաժանման prikup-ում են",
-  "redeal_no-jack-no-seven": "բոլորը պաս ասացին, և J♠-ն ու 7♠-ն երկուսն էլ prikup-ում են",
+  "logRedeal_spade-sequence": "պիկի հաջորդականություն 7-ից մինչև Q, առանց K-ի և A-ի",
+  "logRedeal_jack-seven-prikup": "J♠-ն ու 7♠-ն առաջին բաժանման prikup-ում են",
+  "logRedeal_no-jack-no-seven": "բոլորը պաս ասացին, և J♠-ն ու 7♠-ն երկուսն էլ prikup-ում են",
 };
 
 export const ru = {
@@ -107,9 +107,9 @@ export const ru = {
   log_dealOver: "Сдача {n} окончена: {outcome}. Очки: {scores}.",
   log_redeal: "Пересдача: {reason}.",
   log_gameOver: "Игра окончена. {winners}",
-  "redeal_spade-sequence": "пики подряд от 7 до Q без K и A",
-  "redeal_jack-seven-prikup": "J♠ и 7♠ в prikup в первой сдаче",
-  "redeal_no-jack-no-seven": "все спасовали, а J♠ и 7♠ оба в prikup",
+  "logRedeal_spade-sequence": "пики подряд от 7 до Q без K и A",
+  "logRedeal_jack-seven-prikup": "J♠ и 7♠ в prikup в первой сдаче",
+  "logRedeal_no-jack-no-seven": "все спасовали, а J♠ и 7♠ оба в prikup",
 };
 
 export const es = {
@@ -143,9 +143,9 @@ export const es = {
   log_dealOver: "La mano {n} terminó: {outcome}. Puntos: {scores}.",
   log_redeal: "Se reparte de nuevo: {reason}.",
   log_gameOver: "Fin de la partida. {winners}",
-  "redeal_spade-sequence": "picas seguidas del 7 a la Q sin K ni A",
-  "redeal_jack-seven-prikup": "J♠ y 7♠ en el prikup en la primera mano",
-  "redeal_no-jack-no-seven": "todos pasaron, y J♠ y 7♠ están los dos en el prikup",
+  "logRedeal_spade-sequence": "picas seguidas del 7 a la Q sin K ni A",
+  "logRedeal_jack-seven-prikup": "J♠ y 7♠ en el prikup en la primera mano",
+  "logRedeal_no-jack-no-seven": "todos pasaron, y J♠ y 7♠ están los dos en el prikup",
 };
 
 export const ja = {
@@ -179,7 +179,7 @@ export const ja = {
   log_dealOver: "ディール{n}終了：{outcome}。得点：{scores}。",
   log_redeal: "配り直し：{reason}。",
   log_gameOver: "ゲーム終了。{winners}",
-  "redeal_spade-sequence": "K と A なしで 7 から Q までのスペードの連続",
-  "redeal_jack-seven-prikup": "最初のディールで J♠ と 7♠ が prikup にある",
-  "redeal_no-jack-no-seven": "全員パスで、J♠ と 7♠ が両方 prikup にある",
+  "logRedeal_spade-sequence": "K と A なしで 7 から Q までのスペードの連続",
+  "logRedeal_jack-seven-prikup": "最初のディールで J♠ と 7♠ が prikup にある",
+  "logRedeal_no-jack-no-seven": "全員パスで、J♠ と 7♠ が両方 prikup にある",
 };

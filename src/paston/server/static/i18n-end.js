@@ -3,7 +3,7 @@
 
 export const en = {
   "err_not-paused": "The next deal has already begun.",
-  nextDeal: "After each deal",
+  nextDealSetting: "After each deal",
   nextDealOff: "go straight on",
   nextDealServer: "as the server sets (usually 30 s)",
   nextDealAfter: "show it, up to {n} s",
@@ -37,7 +37,7 @@ export const en = {
 
 export const hy = {
   "err_not-paused": "Հաջորդ բաժանումն արդեն սկսվել է։",
-  nextDeal: "Յուրաքանչյուր բաժանումից հետո",
+  nextDealSetting: "Յուրաքանչյուր բաժանումից հետո",
   nextDealOff: "անմիջապես շարունակել",
   nextDealServer: "ինչպես սահմանում է սերվերը (սովորաբար 30 վ)",
   nextDealAfter: "ցույց տալ, մինչև {n} վ",
@@ -71,7 +71,7 @@ export const hy = {
 
 export const ru = {
   "err_not-paused": "Следующая раздача уже началась.",
-  nextDeal: "После каждой раздачи",
+  nextDealSetting: "После каждой раздачи",
   nextDealOff: "сразу продолжать",
   nextDealServer: "как задано на сервере (обычно 30 с)",
   nextDealAfter: "показывать итог до {n} с",
@@ -105,7 +105,7 @@ export const ru = {
 
 export const es = {
   "err_not-paused": "La siguiente mano ya ha empezado.",
-  nextDeal: "Tras cada mano",
+  nextDealSetting: "Tras cada mano",
   nextDealOff: "seguir enseguida",
   nextDealServer: "lo que fije el servidor (normalmente 30 s)",
   nextDealAfter: "mostrarla hasta {n} s",
@@ -139,7 +139,7 @@ export const es = {
 
 export const ja = {
   "err_not-paused": "次のディールはすでに始まっています。",
-  nextDeal: "各ディールの後",
+  nextDealSetting: "各ディールの後",
   nextDealOff: "すぐに続ける",
   nextDealServer: "サーバーの設定どおり（通常30秒）",
   nextDealAfter: "最大{n}秒表示する",

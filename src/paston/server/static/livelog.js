@@ -121,7 +121,7 @@ function logDealEnd(state, row) {
 
 function logRedeal(state) {
   const reason = state.view.redeal;
-  add(() => t("log_redeal", { reason: t(`redeal_${reason}`) }), { type: "redeal", reason });
+  add(() => t("log_redeal", { reason: t(`logRedeal_${reason}`) }), { type: "redeal", reason });
 }
 
 function logGameOver(state) {

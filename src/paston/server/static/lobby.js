@@ -124,7 +124,7 @@ function takeoverField() {
 function nextDealField() {
   const options = [{ value: "", label: t("nextDealServer") }, { value: "0", label: t("nextDealOff") },
     ...NEXT_DEAL_SECONDS.map((n) => ({ value: String(n), label: t("nextDealAfter", { n }) }))];
-  return field("nextdeal", t("nextDeal"), select("nextdeal", options, form.nextDeal, (v) => { form.nextDeal = v; }));
+  return field("nextdeal", t("nextDealSetting"), select("nextdeal", options, form.nextDeal, (v) => { form.nextDeal = v; }));
 }
 
 /** Draw the lobby: the form and the lists (as last fetched). */
