@@ -407,7 +407,7 @@ def test_analysis_marks_the_costly_moves_and_opens_the_analysis(
     got = shown(page)
     marks = {m["index"]: m["label"] for m in got["marks"]}
     assert sorted(marks) == [bid, costly]  # the bid said; the card to play next (not played yet)
-    assert "10 points (1 tricks)" in marks[costly] and "A♥" in marks[costly]
+    assert "10 points (1 trick)" in marks[costly] and "A♥" in marks[costly]
     assert "3.5 points" in marks[bid] and "Bid paston ♠" in marks[bid]
     step_to(page, costly + 1)
     assert {m["index"] for m in shown(page)["marks"]} == {bid, costly}  # now on the card in the trick

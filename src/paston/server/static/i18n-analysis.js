@@ -22,7 +22,7 @@ export const en = {
   anPointsMark: "−{n} pts",
   anPointsMarkTitle: "{n} points lost against perfect play",
   anTricksMark: "−{n} tr.",
-  anTricksMarkTitle: "{n} tricks lost against perfect play",
+  anTricksMarkTitle: "{n, plural, one {# trick} other {# tricks}} lost against perfect play",
   anBest: "best: {cards}",
   anBot: "pimc: {card}",
   anDecisions: "Decisions",

@@ -40,9 +40,23 @@ export const LANGUAGES = Object.freeze({
   ja: "日本語",
 });
 
-/** Fill ``{placeholders}`` of a template from ``params``. */
-export function format(template, params = {}) {
-  return template.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
+const PLURAL_FORM = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
+
+/** Fill ``{placeholders}`` of a template from ``params``, and choose plural forms:
+ * ``{n, plural, one {# trick} other {# tricks}}`` takes the form of ``params.n``'s
+ * plural category in ``lang`` (Intl.PluralRules: Russian has one, few, many…; ``=0``
+ * matches an exact number), ``#`` standing for the number. */
+export function format(template, params = {}, lang = "en") {
+  const chosen = template.replace(PLURAL, (whole, key, forms) => {
+    if (!(key in params)) return whole;
+    const n = Number(params[key]);
+    const options = {};
+    for (const m of forms.matchAll(PLURAL_FORM)) options[m[1]] = m[2];
+    const form = options[`=${n}`] ?? options[new Intl.PluralRules(lang).select(n)] ?? options.other ?? "";
+    return form.replace(/#/g, String(params[key]));
+  });
+  return chosen.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
 }
 
 /** The strings of the features that keep their own files (i18n-*.js). */

@@ -41,7 +41,7 @@ export function t(key, params = {}) {
     console.warn(`missing string ${key}`);
     return key;
   }
-  return format(text, params);
+  return format(text, params, lang);
 }
 
 /** A contract in the ladder's words, with its suit symbol: "gupa ♥". */
