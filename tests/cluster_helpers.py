@@ -13,10 +13,8 @@ import http.client
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -33,55 +31,18 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from paston.server.store.db import normalize_url
+from paston.testing.services import Redis
 
 
-class RedisServer:
-    """``redis-server`` on a free loopback port, nothing saved to disk: stopping and
-    starting it again loses every key, like a Redis that failed over without them."""
-
-    def __init__(self) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            raise RuntimeError("redis-server is not installed: run `bash scripts/test` (it installs it)")
-        self.binary = binary
-        self.port = free_port()
-        self.folder = tempfile.mkdtemp(prefix="paston-redis-")
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.start()
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                *(self.binary, "--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--dir", self.folder, "--protected-mode", "no"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while (
-            subprocess.run(["redis-cli", "-p", str(self.port), "ping"], capture_output=True).stdout.strip()
-            != b"PONG"
-        ):
-            if time.monotonic() > deadline:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
+class RedisServer(Redis):
+    """``redis-server`` on a free loopback port, nothing saved to disk
+    (:class:`paston.testing.services.Redis`): stopping and starting it again loses every
+    key, like a Redis that failed over without them; ``cli`` runs ``redis-cli`` on it."""
 
     def cli(self, *args: str) -> str:
         return subprocess.run(
             ["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True
         ).stdout
-
-    def close(self) -> None:
-        self.stop()
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Worker:
