@@ -6,6 +6,7 @@ tests/test_server_strangers.py."""
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -102,8 +103,8 @@ def test_the_worker_context_names_the_server_and_preloads_the_lifeline_first(
 
 
 def test_the_fork_server_binds_only_to_the_server_that_named_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    bound: list[int] = []
-    monkeypatch.setattr(lifeline, "bind_to_parent", lambda: bound.append(1) or True)
+    bound: list[dict[str, object]] = []
+    monkeypatch.setattr(lifeline, "bind_to_parent", lambda **how: bound.append(how) or True)
     monkeypatch.delenv(lifeline.SERVER_PID_ENV, raising=False)
     lifeline._bind_the_fork_server()  # not started by a server
     monkeypatch.setenv(lifeline.SERVER_PID_ENV, str(os.getpid()))
@@ -115,8 +116,8 @@ def test_the_fork_server_binds_only_to_the_server_that_named_itself(monkeypatch:
     lifeline._bind_the_fork_server()  # a child of that server, but not its fork server
     assert bound == []
     monkeypatch.setattr(lifeline, "_is_fork_server", lambda: True)
-    lifeline._bind_the_fork_server()  # its fork server
-    assert bound == [1]
+    lifeline._bind_the_fork_server()  # its fork server: watched, no thread-bound signal
+    assert bound == [{"deathsig": False}]
 
     class Exited(Exception):
         pass
@@ -196,3 +197,44 @@ def test_a_server_started_by_a_thread_of_a_process_with_pools_is_not_bound(tmp_p
     finally:
         child.kill()
         child.wait()
+
+
+FORK_SERVER_FROM_THREADS = """
+import os, threading
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import forkserver
+from paston.server.work.lifeline import bind_to_parent, worker_context
+
+def use(context, out):
+    try:
+        with ProcessPoolExecutor(1, mp_context=context, initializer=bind_to_parent) as pool:
+            out.append(pool.submit(os.getpid).result(timeout=30) > 0)
+    except Exception as e:
+        out.append(repr(e))
+
+if __name__ == "__main__":
+    context = worker_context([])
+    results, servers = [], set()
+    for _ in range(12):
+        out = []
+        thread = threading.Thread(target=use, args=(context, out))
+        thread.start()
+        thread.join()
+        results += out
+        servers.add(forkserver._forkserver._forkserver_pid)
+    print(results, len(servers))
+"""
+
+
+def test_a_fork_server_started_by_a_thread_outlives_that_thread(tmp_path: Path) -> None:
+    """Found by a CI run (a browser test's server would not start: ``EOFError`` from the
+    fork server): a pool started from a thread started the fork server, whose parent-death
+    signal killed it when that thread ended, as the next thread's pool used it. Pools made
+    one after another from short-lived threads all work, through one fork server."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server on this platform")
+    script = tmp_path / "pools_from_threads.py"
+    script.write_text(FORK_SERVER_FROM_THREADS)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == f"{[True] * 12} 1", done.stdout + done.stderr[-2000:]

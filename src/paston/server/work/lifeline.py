@@ -4,8 +4,12 @@ The server's helper processes (the fork server, the bot workers, the analysis wo
 are started through :mod:`multiprocessing`; killed with ``kill -9``, the server left them
 running: a process waiting on a queue whose other end it holds itself never hears that
 the server is gone. On Linux each asks the kernel to kill it when its parent dies
-(``prctl(PR_SET_PDEATHSIG, SIGKILL)``): the fork server when the server dies, and the
-workers (children of the fork server) when the fork server does. Elsewhere nothing
+(``prctl(PR_SET_PDEATHSIG, SIGKILL)``): the workers (children of the fork server) when
+the fork server dies. The fork server itself watches the server (a thread looking every
+:data:`WATCH_SECONDS`) instead: the kernel's signal follows the parent's *thread* that
+started the process, and a fork server started from a thread of the server (a pool made
+in a worker thread, a test's server in a thread) was killed when that thread ended, so
+the next pool's start read ``EOFError`` from the dying fork server. Elsewhere nothing
 changes (the workers still leave once their pipe to the server closes).
 
 The fork server runs :func:`bind_to_parent` by importing this module (it is in the fork
@@ -51,9 +55,9 @@ def worker_context(preload: list[str]) -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def bind_to_parent(watch_seconds: float = WATCH_SECONDS) -> bool:
+def bind_to_parent(watch_seconds: float = WATCH_SECONDS, *, deathsig: bool = True) -> bool:
     """Make this process end when the server does: the kernel's parent-death signal
-    (Linux; whether it was set is returned), and a watch thread that ends the process
+    (Linux, with ``deathsig``; whether it was set is returned), and a watch thread that ends the process
     once the server named by :data:`SERVER_PID_ENV` (else the parent) is gone. The kernel
     ties its signal to the parent's *thread* that started this process, which a pool may
     end early, and a fork server's child outlives a dead fork server's signal; the watch
@@ -61,7 +65,7 @@ def bind_to_parent(watch_seconds: float = WATCH_SECONDS) -> bool:
     named = os.environ.get(SERVER_PID_ENV, "")
     server = int(named) if named.isdigit() and int(named) != os.getpid() else os.getppid()
     bound = False
-    if sys.platform.startswith("linux"):
+    if deathsig and sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             bound = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
@@ -106,13 +110,14 @@ def _is_fork_server() -> bool:
 
 
 def _bind_the_fork_server() -> None:
-    """In the fork server (the child of the server that named itself): bind it, and stop
-    at once if the server is already gone (the parent died before the binding)."""
+    """In the fork server (the child of the server that named itself): watch the server
+    (no parent-death signal: it would follow the thread that started the fork server),
+    and stop at once if the server is already gone (the parent died before the watch)."""
     parent = os.environ.get(SERVER_PID_ENV)
     if parent is None or not parent.isdigit() or int(parent) == os.getpid() or not _is_fork_server():
         return
     if os.getppid() == int(parent):
-        bind_to_parent()
+        bind_to_parent(deathsig=False)
         if os.getppid() != int(parent):  # died meanwhile: the kernel will not tell us now
             os._exit(0)
 
