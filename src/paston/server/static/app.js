@@ -10,6 +10,7 @@ import { loadMeta } from "./players.js";
 import { renderReplay, replay } from "./replay.js";
 import { renderTable, turnAnnouncement } from "./table.js";
 import { installDeckOption } from "./deckprefs.js";
+import "./install.js"; // the service worker and the manifest: the app installable and its shell offline
 
 async function start() {
   applyChrome();

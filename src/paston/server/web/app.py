@@ -47,6 +47,7 @@ from paston.server.web.metrics import (
     add_metrics_route,
 )
 from paston.server.web.ops import Check, DatabaseCheck, Readiness, add_ops_routes
+from paston.server.web.pwa import install_pwa
 from paston.server.web.replayjobs import ReplayBuilder, read_limited
 from paston.server.web.socketguard import SocketGuard
 from paston.server.web.websocket import add_table_socket
@@ -227,6 +228,7 @@ def create_app(
     app.state.cluster = cluster
     app.state.metrics = metrics
     page = install_http(app, STATIC)
+    install_pwa(app, STATIC)  # /sw.js and /offline.html: the app installable, its shell offline
     if cluster is not None:
         app.add_middleware(Forwarding, node=cluster)
     # outermost but for the counting: a body over its limit is refused before anything reads or forwards it

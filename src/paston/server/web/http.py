@@ -43,6 +43,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",
@@ -194,6 +196,12 @@ def static_version(folder: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+def versioned_page(path: Path, version: str) -> str:
+    """A page of the client (``index.html``, ``offline.html``) pointing at the files of
+    ``version``: each ``"/static/…`` address becomes ``"/static/<version>/…``."""
+    return path.read_text(encoding="utf-8").replace('"/static/', f'"/static/{version}/')
+
+
 def page_response(page: str) -> HTMLResponse:
     """The client's page (a fresh response each time: middleware edits its headers)."""
     return HTMLResponse(page, headers={"cache-control": REVALIDATE})
@@ -210,4 +218,4 @@ def install_http(app: FastAPI, static: Path) -> str:
     app.state.static_version = version
     app.mount(f"/static/{version}", ImmutableFiles(directory=static), name="static-versioned")
     app.mount("/static", StaticFiles(directory=static), name="static")
-    return (static / "index.html").read_text(encoding="utf-8").replace('"/static/', f'"/static/{version}/')
+    return versioned_page(static / "index.html", version)
