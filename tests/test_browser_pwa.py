@@ -1,13 +1,15 @@
 """The installable web app in chromium (issue 23): chromium reads the manifest without
 errors and finds nothing against installing the app; the service worker registers,
 controls the page after a reload and caches the shell under a name with the client's
-version; the browser offline, a reload still shows the app (its modules from the cache),
-while a page never cached shows the offline page, in the language chosen in the app,
-which axe-core finds nothing wrong with.
+version, and a refused registration changes nothing; a new worker takes over at once and
+deletes the other versions' caches; the browser offline, a reload still shows the app
+(its modules from the cache), while a page never cached shows the offline page, in the
+language chosen in the app, which axe-core finds nothing wrong with.
 
 One server and one browser profile for the module: the worker, its cache and the offline
-state build on each other, in the order of the tests. The profile is a persistent one
-(not Playwright's usual incognito-like context, where chromium never offers to install).
+state build on each other, in the order of the tests (each also runs alone). The profile
+is a persistent one (not Playwright's usual incognito-like context, where chromium never
+offers to install).
 """
 
 from __future__ import annotations
@@ -82,6 +84,16 @@ def controller(page: Page) -> Any:
     return page.evaluate("() => navigator.serviceWorker.controller?.scriptURL ?? null")
 
 
+def controlled_lobby(page: Page, url: str) -> None:
+    """The lobby on the page, under the worker (what the first test leaves; so that any
+    test of the module also runs alone)."""
+    if not page.url.startswith(url) or controller(page) is None:
+        page.goto(url + "/")
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        page.reload()
+    page.wait_for_selector(LOBBY_FORM)
+
+
 def test_the_worker_registers_and_controls_the_page_after_a_reload(live: LiveServer, page: Page) -> None:
     page.goto(live.url + "/")
     page.wait_for_selector(LOBBY_FORM)
@@ -103,9 +115,50 @@ def test_the_worker_registers_and_controls_the_page_after_a_reload(live: LiveSer
     assert f"/static/{version}/sw.js" not in cached and not any(p.startswith("/api/") for p in cached)
 
 
-def test_chromium_reads_the_manifest_and_finds_the_app_installable(
-    page: Page, profile: BrowserContext
+def test_a_refused_registration_is_ignored(live: LiveServer, page: Page) -> None:
+    controlled_lobby(page, live.url)
+    version = live.app.state.static_version  # the module app.js imported: evaluated once
+    got = page.evaluate(
+        """async (url) => {
+             const { registerWorker } = await import(url);
+             const refusing = { register: () => Promise.reject(new DOMException('no', 'SecurityError')) };
+             const throwing = { register: () => { throw new TypeError('no workers here'); } };
+             return [await registerWorker(refusing), await registerWorker(throwing)];
+           }""",
+        f"/static/{version}/install.js",
+    )
+    assert got == [None, None]
+
+
+def test_a_new_worker_takes_over_and_deletes_the_caches_of_other_versions(
+    live: LiveServer, page: Page
 ) -> None:
+    controlled_lobby(page, live.url)
+    version = live.app.state.static_version
+    page.evaluate(
+        "async () => (await caches.open('paston-shell-000000000000')).put('/', new Response('old'))"
+    )
+    # another script address for the same scope is a new worker, as a new version's bytes are
+    took_over = page.evaluate(
+        """() => new Promise((resolve, reject) => {
+             const workers = navigator.serviceWorker;
+             workers.addEventListener('controllerchange', () => {
+               const now = workers.controller;  // activating: its activate event is under way
+               const done = () => now.state === 'activated' && resolve(now.scriptURL);
+               now.addEventListener('statechange', done);
+               done();
+             }, {once: true});
+             workers.register('/sw.js?next', {scope: '/'}).catch(reject);
+           })"""
+    )
+    assert took_over == live.url + "/sw.js?next"
+    assert page.evaluate("() => caches.keys()") == [f"paston-shell-{version}"]
+
+
+def test_chromium_reads_the_manifest_and_finds_the_app_installable(
+    live: LiveServer, page: Page, profile: BrowserContext
+) -> None:
+    controlled_lobby(page, live.url)
     cdp = profile.new_cdp_session(page)
     try:
         manifest = cdp.send("Page.getAppManifest")
@@ -119,6 +172,7 @@ def test_chromium_reads_the_manifest_and_finds_the_app_installable(
 def test_offline_a_reload_shows_the_app_and_a_new_page_the_offline_page(
     live: LiveServer, page: Page, profile: BrowserContext
 ) -> None:
+    controlled_lobby(page, live.url)
     cdp = profile.new_cdp_session(page)
     cdp.send("Network.clearBrowserCache")  # the versioned files are in the HTTP cache for a year
     cdp.detach()
@@ -126,7 +180,7 @@ def test_offline_a_reload_shows_the_app_and_a_new_page_the_offline_page(
     try:
         page.reload()
         page.wait_for_selector(LOBBY_FORM)  # the page and every module, from the worker's cache
-        assert controller(page) == live.url + "/sw.js"
+        assert str(controller(page)).startswith(live.url + "/sw.js")  # still the worker, offline
         page.goto(live.url + "/replay/never-seen")
         page.wait_for_selector("[data-testid=offline] h1")
         assert page.inner_text("h1") == "You are offline"

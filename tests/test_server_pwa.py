@@ -102,12 +102,12 @@ def test_every_icon_exists_with_the_size_and_type_the_manifest_says() -> None:
 def test_the_icons_are_what_the_script_draws() -> None:
     script = icons_script()
     assert (STATIC / "icon.svg").read_text(encoding="utf-8") == script.svg()
-    for name, (size, maskable) in script.PNGS.items():
-        drawn = script.render(size, maskable)
-        assert np.array_equal(png_pixels((STATIC / name).read_bytes()), drawn), name
-        assert np.array_equal(png_pixels(script.png(drawn)), drawn)
-    # the corner: cut from the rounded square, painted on the maskable icon (full-bleed)
-    assert script.render(192)[0, 0, 3] == 0 and script.render(192, maskable=True)[0, 0, 3] == 255
+    drawn = {name: script.render(size, maskable) for name, (size, maskable) in script.PNGS.items()}
+    for name, pixels in drawn.items():
+        assert np.array_equal(png_pixels((STATIC / name).read_bytes()), pixels), name
+    assert np.array_equal(png_pixels(script.png(drawn["icon-192.png"])), drawn["icon-192.png"])
+    # a corner: cut from the rounded square, painted on the maskable icon (full-bleed)
+    assert drawn["icon-512.png"][0, 0, 3] == 0 and drawn["icon-maskable-512.png"][0, 0, 3] == 255
 
 
 def test_the_page_links_the_manifest_and_the_theme_colour(client: TestClient) -> None:
@@ -199,3 +199,16 @@ def test_the_offline_page_points_at_the_cached_files(client: TestClient) -> None
     assert '"/static/' not in res.text.replace(f'"/static/{version}/', "")
     assert '<html lang="en">' in res.text and "<h1" in res.text
     assert "<script>" not in res.text  # no inline script: the policy would refuse it
+
+
+def test_the_offline_page_speaks_every_language_of_the_app() -> None:
+    i18n = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    block = re.search(r"export const LANGUAGES = Object\.freeze\(\{(.*?)\}\);", i18n, re.DOTALL)
+    assert block is not None
+    languages = re.findall(r"^\s+(\w+): \"", block.group(1), re.MULTILINE)
+    source = (STATIC / "offline.js").read_text(encoding="utf-8")
+    words = dict(re.findall(r"^  (\w+): \{(.*?)^  \},", source, re.MULTILINE | re.DOTALL))
+    assert sorted(words) == sorted(languages) and len(languages) == 5
+    shown = set(re.findall(r'data-text="(\w+)"', (STATIC / "offline.html").read_text(encoding="utf-8")))
+    for lang, entries in words.items():
+        assert set(re.findall(r"^\s+(\w+): \"", entries, re.MULTILINE)) == shown | {"page"}, lang
