@@ -130,17 +130,17 @@ def check_names(names: Sequence[str]) -> tuple[str, str, str]:
     out = [n.strip() for n in names]
     for n in out:
         if not 1 <= len(n) <= MAX_NAME:
-            raise SheetError("bad-name", f"a player name must have 1 to {MAX_NAME} characters, not {len(n)}")
+            raise SheetError("bad-player-name", f"a player name must have 1 to {MAX_NAME} characters, not {len(n)}")
         if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in n):
-            raise SheetError("bad-name", f"the player name {n!r} holds a control character")
+            raise SheetError("bad-player-name", f"the player name {n!r} holds a control character")
         if "," in n:
-            raise SheetError("bad-name", f"a player name may not hold a comma: {n!r}")
+            raise SheetError("bad-player-name", f"a player name may not hold a comma: {n!r}")
         if n in ("0", "1", "2"):
-            raise SheetError("bad-name", "a player name may not be a seat number (0, 1, 2)")
+            raise SheetError("bad-player-name", "a player name may not be a seat number (0, 1, 2)")
     seen: set[str] = set()
     for n in out:
         if n.casefold() in seen:
-            raise SheetError("bad-name", f"the three names must differ (ignoring case): {n!r} is there twice")
+            raise SheetError("bad-player-name", f"the three names must differ (ignoring case): {n!r} is there twice")
         seen.add(n.casefold())
     return out[0], out[1], out[2]
 
@@ -150,7 +150,13 @@ def sheet_view(sheet_id: str, sheet: ScoreSheet, limits: SheetLimits) -> dict[st
     after it and the seats it reset (R8.2); the totals, the winners (R8.3)."""
     history = sheet.totals_history
     deals = [
-        {"number": i + 1, **e.to_record(), "totals": list(history[i]), "resets": list(sheet.resets(i))}
+        {
+            "number": i + 1,
+            **e.to_record(),
+            "made": e.made,
+            "totals": list(history[i]),
+            "resets": list(sheet.resets(i)),
+        }
         for i, e in enumerate(sheet.entries)
     ]
     return {
@@ -205,7 +211,7 @@ class Sheets:
         with self._gate_lock:
             wait = self.gate().take(client, time.monotonic())
         if wait is not None:
-            raise LimitError("rate-limited", "too many new sheets; try again shortly", wait)
+            raise LimitError("sheet-rate-limited", "too many new sheets; try again shortly", wait)
         sheet_id = secrets.token_urlsafe(12)
         token, token_hash = new_token()
         self.store.create(sheet_id, players, rules, token_hash, creator)
