@@ -93,7 +93,9 @@ class SheetStore:
     def made_since(self, creator: str, since: datetime) -> int:
         """How many sheets ``creator`` made from ``since`` on."""
         with self.sessions() as session:
-            query = select(func.count()).where(ScoreSheetRow.creator == creator, ScoreSheetRow.created >= since)
+            query = select(func.count()).where(
+                ScoreSheetRow.creator == creator, ScoreSheetRow.created >= since
+            )
             return int(session.execute(query).scalar_one())
 
     def count(self) -> int:

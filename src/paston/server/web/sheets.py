@@ -130,7 +130,9 @@ def check_names(names: Sequence[str]) -> tuple[str, str, str]:
     out = [n.strip() for n in names]
     for n in out:
         if not 1 <= len(n) <= MAX_NAME:
-            raise SheetError("bad-player-name", f"a player name must have 1 to {MAX_NAME} characters, not {len(n)}")
+            raise SheetError(
+                "bad-player-name", f"a player name must have 1 to {MAX_NAME} characters, not {len(n)}"
+            )
         if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in n):
             raise SheetError("bad-player-name", f"the player name {n!r} holds a control character")
         if "," in n:
@@ -140,7 +142,9 @@ def check_names(names: Sequence[str]) -> tuple[str, str, str]:
     seen: set[str] = set()
     for n in out:
         if n.casefold() in seen:
-            raise SheetError("bad-player-name", f"the three names must differ (ignoring case): {n!r} is there twice")
+            raise SheetError(
+                "bad-player-name", f"the three names must differ (ignoring case): {n!r} is there twice"
+            )
         seen.add(n.casefold())
     return out[0], out[1], out[2]
 
@@ -200,7 +204,9 @@ class Sheets:
             raise SheetError("bad-rules", str(err)) from None
         creator = hash_token(client)
         if self.store.count() >= self.limits.sheets:
-            raise LimitError("server-full", f"the server holds its maximum of {self.limits.sheets} sheets", 3600.0)
+            raise LimitError(
+                "server-full", f"the server holds its maximum of {self.limits.sheets} sheets", 3600.0
+            )
         made = self.store.made_since(creator, now() - timedelta(days=1))
         if made >= self.limits.sheets_per_day:
             raise LimitError(
@@ -253,7 +259,9 @@ class Sheets:
         stored, sheet = self.owned(sheet_id, body.token, body.deals)
         if len(sheet.entries) >= self.limits.deals_per_sheet:
             raise SheetError(
-                "sheet-full", f"a sheet holds at most {self.limits.deals_per_sheet} deals; start a new one", 409
+                "sheet-full",
+                f"a sheet holds at most {self.limits.deals_per_sheet} deals; start a new one",
+                409,
             )
         try:
             contract = None if body.contract is None else Contract.parse(body.contract)
@@ -291,8 +299,9 @@ def add_sheet_routes(app: FastAPI, engine: Engine, page: str, client_of: Callabl
 
     @app.exception_handler(SheetError)
     async def refused(request: Request, err: SheetError) -> JSONResponse:
-        extra = {} if err.rule is None else {"rule": err.rule}
-        return error_response(err.status, err.code, str(err), **extra)
+        if err.rule is None:
+            return error_response(err.status, err.code, str(err))
+        return error_response(err.status, err.code, str(err), rule=err.rule)
 
     @app.post("/api/sheets", status_code=201)
     def create_sheet(body: NewSheet, request: Request) -> dict[str, Any]:
