@@ -14,7 +14,7 @@ const CONTRACTS = ["spades", "clubs", "diamonds", "hearts", "best-spades"];
 const OUTCOMES = ["played", "uncontested", "surrender"];
 const MINE = "paston-sheets"; // [{id, players}] of the sheets made in this browser
 const TOKEN = (id) => `paston-sheet-${id}`;
-const POLL_MS = 10000; // a read-only sheet follows its maker's entries this often
+const POLL_MS = 5000; // a read-only sheet follows its maker's entries this often
 const KEEP = 20; // sheets remembered in this browser
 
 let sheet = null; // the server's view of the sheet shown (GET /api/sheets/<id>)
