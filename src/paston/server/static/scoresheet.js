@@ -341,7 +341,12 @@ async function showSheet(id, view) {
   if (poller === null && !ownToken(id)) {
     poller = setInterval(async () => {
       if (document.hidden || sheet?.over) return;
-      try { sheet = await api(`/api/sheets/${id}`); rerender(); } catch { /* the next try */ }
+      try {
+        const now = await api(`/api/sheets/${id}`);
+        if (JSON.stringify(now) === JSON.stringify(sheet)) return; // nothing new: the page stays as it is
+        sheet = now;
+        rerender();
+      } catch { /* the next try */ }
     }, POLL_MS);
   }
 }

@@ -133,7 +133,7 @@ def check_names(names: Sequence[str]) -> tuple[str, str, str]:
             raise SheetError(
                 "bad-player-name", f"a player name must have 1 to {MAX_NAME} characters, not {len(n)}"
             )
-        if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in n):
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") for c in n):
             raise SheetError("bad-player-name", f"the player name {n!r} holds a control character")
         if "," in n:
             raise SheetError("bad-player-name", f"a player name may not hold a comma: {n!r}")
@@ -234,7 +234,11 @@ class Sheets:
     def owned(self, sheet_id: str, token: str, seen: int | None) -> tuple[StoredSheet, ScoreSheet]:
         """The sheet, for its owner only, as the client saw it (``seen`` deals)."""
         stored = self.load(sheet_id)
-        if not hmac.compare_digest(stored.token_hash, hash_token(token)):
+        try:
+            digest = hash_token(token)
+        except UnicodeEncodeError:  # a lone surrogate (JSON allows "\ud800"): no token of ours
+            digest = ""
+        if not hmac.compare_digest(stored.token_hash, digest):
             raise SheetError(
                 "not-sheet-owner", "only the sheet's maker may change it (this link is read-only)", 403
             )
