@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 
-from browser_helpers import LiveServer, Opener, Page, browser, open_page, shot
+from browser_helpers import LiveServer, Opener, browser, open_page, shot
 
 __all__ = ["browser", "open_page"]  # the fixtures, from browser_helpers
 
@@ -153,6 +154,8 @@ def test_a_whole_game_is_entered_scored_by_the_server_and_shared_read_only(
     axe(guest, "the share link on a phone")
     exported = guest.evaluate("async (u) => (await fetch(u)).json()", f"/api/sheets/{sheet}/export")
     assert exported["format"] == "paston-sheet/1" and exported["totals"] == final["totals"]
+    guest.goto(live.url + "/sheet/no-such-sheet")
+    assert "no such score sheet" in guest.inner_text("[data-testid=rs-missing]")
 
 
 def test_a_deal_is_entered_by_the_keyboard_alone_and_read_only_visitors_follow(

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { app, rerender, say, showError } from "./chrome.js";
 import { el } from "./dom.js";
 import { getMeta } from "./players.js";
-import { has, num, signed, t, word } from "./text.js";
+import { errorText, has, num, signed, t, word } from "./text.js";
 
 const CONTRACTS = ["spades", "clubs", "diamonds", "hearts", "best-spades"];
 const OUTCOMES = ["played", "uncontested", "surrender"];
@@ -23,6 +23,7 @@ let making = null; // the new-sheet form: {names, preset, target}
 let entry = null; // the deal being entered
 let busy = false;
 let poller = null;
+let lost = null; // why the sheet asked for could not be shown
 
 function ownToken(id) {
   try { return localStorage.getItem(TOKEN(id)); } catch { return null; }
@@ -326,6 +327,11 @@ function sheetPage() {
 
 /** Draw the sheet page (the new-sheet form at /sheet). */
 export function renderScoreSheet() {
+  if (lost) {
+    app.replaceChildren(el("section", { class: "panel rs-page", "data-testid": "rs-missing" },
+      el("p", {}, errorText(lost.code, lost.message)), el("p", {}, el("a", { href: "/sheet" }, t("rsheet_another")))));
+    return;
+  }
   app.replaceChildren(sheetId === null ? newSheetView() : sheetPage());
 }
 
@@ -335,7 +341,14 @@ async function showSheet(id, view) {
   sheet = view ?? null;
   renderScoreSheet();
   if (!sheet) {
-    sheet = await api(`/api/sheets/${encodeURIComponent(id)}`);
+    try {
+      sheet = await api(`/api/sheets/${encodeURIComponent(id)}`);
+    } catch (err) {
+      lost = err; // no such sheet (or no answer): said on the page, in the language shown
+      showError(err.code, err.message);
+      renderScoreSheet();
+      return;
+    }
     renderScoreSheet();
   }
   if (poller === null && !ownToken(id)) {
