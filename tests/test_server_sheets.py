@@ -146,6 +146,20 @@ def test_undo_takes_back_the_last_deal_and_only_that(client: TestClient) -> None
     assert client.get(f"/api/sheets/{sheet}").json() == view
 
 
+def test_the_exported_file_goes_on_in_the_cli(client: TestClient, tmp_path: Path) -> None:
+    """``paston sheet add`` and ``undo`` take the downloaded file as their own."""
+    sheet, token = new_sheet(client, target=61)
+    add(client, sheet, token, {"outcome": "surrender", "declarer": 1})
+    path = tmp_path / "evening.json"
+    path.write_text(client.get(f"/api/sheets/{sheet}/export").text, encoding="utf-8")
+    out = assert_ok(
+        invoke("sheet", "add", path, "gupa", "--declarer", "Ana", "--defenders", "Bo", "--tricks", "7,3,0")
+    )
+    assert "Totals: Ana 42, Bo -38, Cy 2" in out
+    assert _load(path).rules.target == 61
+    assert "Totals: Ana 2, Bo -10, Cy 2" in assert_ok(invoke("sheet", "undo", path))
+
+
 def test_the_share_link_reads_but_never_changes(client: TestClient) -> None:
     sheet, token = new_sheet(client)
     add(client, sheet, token, RESET_GAME[0])
