@@ -1,6 +1,6 @@
 // Paston web client, the entry point: the page chrome, then the view the address asks
 // for: the lobby (/), a live table (/t/<id>), the replay viewer (/replay[/<id>]) or the
-// Learn to play page (/learn).
+// Learn to play page (/learn), or the score sheet of a game with real cards (/sheet[/<id>]).
 // No build step: ES modules, each with one job (see the first line of each file).
 import { announce, applyChrome, setView, showError } from "./chrome.js";
 import { learn, renderLearn } from "./learn.js";
@@ -8,6 +8,7 @@ import { lobby, renderLobby } from "./lobby.js";
 import { connect, live } from "./live.js";
 import { loadMeta } from "./players.js";
 import { renderReplay, replay } from "./replay.js";
+import { renderScoreSheet, scoreSheet } from "./scoresheet.js";
 import { renderTable, turnAnnouncement } from "./table.js";
 import { installDeckOption } from "./deckprefs.js";
 import "./install.js"; // the service worker and the manifest: the app installable and its shell offline
@@ -17,6 +18,7 @@ async function start() {
   installDeckOption();
   const table = location.pathname.match(/^\/t\/([\w-]+)$/);
   const replayed = location.pathname.match(/^\/replay(?:\/([\w-]+))?$/);
+  const scored = location.pathname.match(/^\/sheet(?:\/([\w-]+))?$/);
   try {
     await loadMeta(); // the players and rules by name, for the lobby's form and the seats' labels
   } catch (err) {
@@ -25,6 +27,9 @@ async function start() {
   if (location.pathname === "/learn") {
     setView(renderLearn);
     await learn();
+  } else if (scored) {
+    setView(renderScoreSheet);
+    await scoreSheet(scored[1]);
   } else if (replayed) {
     setView(renderReplay);
     await replay(replayed[1]);

@@ -147,7 +147,8 @@ export function renderLobby() {
     el("button", { class: "primary", type: "submit", "data-testid": "create" }, t("createTable")));
   app.replaceChildren(el("div", { class: "lobby" },
     el("section", { class: "panel" }, el("h1", {}, t("newTable")),
-      el("p", { class: "learn-link" }, el("a", { href: "/learn", "data-testid": "learn-link" }, t("learn_link"))), created),
+      el("p", { class: "learn-link" }, el("a", { href: "/learn", "data-testid": "learn-link" }, t("learn_link"))),
+      el("p", { class: "learn-link" }, el("a", { href: "/sheet", "data-testid": "sheet-link" }, t("rsheet_link"))), created),
     el("section", { class: "panel", id: "lobby-lists" }, lists())));
 }
 

@@ -248,6 +248,25 @@ class AnalysisRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class ScoreSheetRow(Base):
+    """A score sheet of a game played with real cards (``/sheet``): its players, rules and
+    deals (the ``deals`` of a ``paston-sheet/1`` file), the owner token's hash (who may add
+    and undo), a hash of the address that made it (for the per-address limit) and a
+    ``version`` that every change bumps (two changes at once: one wins, one is refused)."""
+
+    __tablename__ = "score_sheets"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # the read-only share id
+    players: Mapped[list[str]] = mapped_column(JSON)
+    rules: Mapped[dict[str, object]] = mapped_column(JSON)
+    deals: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    creator: Mapped[str] = mapped_column(String(64), index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 #: Seconds to wait for a database server to answer a connection.
 CONNECT_TIMEOUT = 10
 

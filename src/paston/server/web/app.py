@@ -49,6 +49,7 @@ from paston.server.web.metrics import (
 from paston.server.web.ops import Check, DatabaseCheck, Readiness, add_ops_routes
 from paston.server.web.pwa import install_pwa
 from paston.server.web.replayjobs import ReplayBuilder, read_limited
+from paston.server.web.sheets import add_sheet_routes
 from paston.server.web.socketguard import SocketGuard
 from paston.server.web.websocket import add_table_socket
 from paston.server.work.botpool import DEFAULT_BUDGET
@@ -354,6 +355,7 @@ def create_app(
         return manager.record(table_id)
 
     add_analysis_routes(app, manager.analyses, manager.get)
+    add_sheet_routes(app, engine, page, client_of)  # score sheets of games with real cards
 
     # --- live tables ------------------------------------------------------------------------
     if cluster is None:
