@@ -48,6 +48,14 @@ TABLE = "[data-testid=table]"
 HAND_CARDS = "[data-testid=hand] button[data-card]"
 AUCTION = "[data-testid=auction]"
 GAME_WORDS = ("paston", "glitch", "dineri", "gupa", "paston grkha", "prikup", "whist")
+#: The same words as each language writes them (i18n.js GAME_WORDS; docs/rules-decisions.md L7).
+GAME_WORDS_IN = {
+    "en": GAME_WORDS,
+    "es": GAME_WORDS,
+    "ja": GAME_WORDS,
+    "hy": ("պաստոն", "գլիչ", "դիների", "գուպա", "պաստոն գրխա", "պրիկուպ", "վիստ"),
+    "ru": ("пастон", "глитч", "динери", "гупа", "пастон грха", "прикуп", "вист"),
+}
 SUITS, RANKS = "SCDH", "AKQJT987"
 
 Policy = Callable[[str, list[str]], str]

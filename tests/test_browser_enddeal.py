@@ -172,9 +172,16 @@ def check_panel(page: Any, summary: dict[str, Any], outcome: str) -> None:
     for line in summary["seats"]:
         row = page.locator(f"{PANEL} [data-testid=end-seats] tr[data-seat='{line['seat']}']")
         text = row.inner_text()
-        assert line["rule"] in text and (f"{line['score']:+d}" if line["score"] else "0") in text.replace(
+        # no rule code in the way: it comes, with the reason in words, behind "why?"
+        assert line["rule"] not in text and (f"{line['score']:+d}" if line["score"] else "0") in text.replace(
             "−", "-"
         )
+        why = row.locator("button.why")
+        assert why.get_attribute("aria-expanded") == "false"
+        why.click()
+        assert why.get_attribute("aria-expanded") == "true"
+        opened = row.inner_text()
+        assert line["rule"] in opened and len(opened) > len(text) + len(line["rule"]), opened
         if line["tricks"] is not None:
             assert f"{line['tricks']} of {line['needed']}" in text
     # who is still to press: Bo's client shows the panel too
@@ -249,7 +256,7 @@ def test_the_panel_speaks_every_language(server: LiveServer, open_page: Opener) 
             page.reload()
             page.locator(PANEL).wait_for()
             texts.add(page.inner_text("[data-testid=next-deal]"))
-            rule_words[lang] = page.eval_on_selector_all(f"{PANEL} abbr.rule", "es => es.map(e => e.title)")
+            rule_words[lang] = page.eval_on_selector_all(f"{PANEL} button.why", "es => es.map(e => e.title)")
         assert len(texts) == 5, texts
         assert "surrendered" in " ".join(rule_words["en"]) and len(rule_words["en"]) == 4  # outcome, 3 seats
         for lang in ("hy", "ru", "es", "ja"):

@@ -78,3 +78,67 @@ def test_every_language_has_exactly_the_keys_of_english(lang: str) -> None:
     theirs = Counter(k for _, found in per[lang] for k in found)
     assert sorted(english - theirs) == [], f"{lang}: missing"
     assert sorted(theirs - english) == [], f"{lang}: not in English"
+
+
+VALUE = re.compile(r'^  (?:"([^"]+)"|([A-Za-z_][\w]*)): "((?:[^"\\]|\\.)*)",?$', re.M)
+
+
+def strings(lang: str) -> dict[str, str]:
+    """Every string of ``lang`` over all merged files, by key (one-line values)."""
+    out: dict[str, str] = {}
+    base = (STATIC / f"i18n-base-{lang}.js").read_text(encoding="utf-8")
+    bodies = [blocks(base)[lang]]
+    learn = (STATIC / f"learn-{lang}.js").read_text(encoding="utf-8")
+    match = re.search(r"^export default \{\n(.*?)^\};", learn, re.M | re.S)
+    assert match is not None
+    bodies.append(match.group(1))
+    for name in re.findall(r'"\./(i18n-[\w-]+\.js)"', (STATIC / "i18n.js").read_text(encoding="utf-8")):
+        if name.startswith("i18n-base-") or name == "i18n-learn.js":
+            continue
+        bodies.append(blocks((STATIC / name).read_text(encoding="utf-8"))[lang])
+    for body in bodies:
+        for a, b, value in VALUE.findall(body):
+            out[a or b] = value
+    return out
+
+
+def test_the_string_reader_reads_most_strings() -> None:
+    for lang in LANGS:
+        assert len(strings(lang)) > 0.9 * sum(len(k) for _, k in sources()[lang]), lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cards_in_text_use_the_ranks_the_cards_show(lang: str) -> None:
+    """A card named in prose (7♠ бьёт Т♥) uses the rank letters the cards on the table
+    show in that language (Russian Т К Д В; the others A K Q J)."""
+    found = strings(lang)
+    base = (STATIC / f"i18n-base-{lang}.js").read_text(encoding="utf-8")
+    ranks = {re.search(rf'rank_{code}: "(.)"', base).group(1) for code in "AKQJ"}  # type: ignore[union-attr]
+    other = set("AKQJТКДВ") - ranks
+    wrong = {
+        key: value
+        for key, value in found.items()
+        if re.search(rf"(?<![\w])[{''.join(sorted(other))}](?=[♠♣♦♥])", value)
+    }
+    assert wrong == {}, f"{lang}: cards written with another language's ranks"
+
+
+def test_armenian_has_one_word_for_a_trick() -> None:
+    """վերցում (a taking), as the Learn page says; never կաշառք ("bribe", a calque of
+    the Russian взятка) — docs/rules-decisions.md L8."""
+    found = {k: v for k, v in strings("hy").items() if "կաշառք" in v}
+    assert found == {}
+    assert sum("վերցում" in v for v in strings("hy").values()) >= 10
+
+
+@pytest.mark.parametrize("lang", ["hy", "ru"])
+def test_armenian_and_russian_write_the_games_words_in_their_letters(lang: str) -> None:
+    latin = re.compile(r"(?<![\w/])(paston|glitch|dineri|gupa|grkha|prikup|whist)(?![\w/])", re.I)
+    command = re.compile(r"paston verify")  # a command typed as it is
+    found = {k: v for k, v in strings(lang).items() if latin.search(re.sub(r"\{\w+\}", "", command.sub("", v)))}
+    assert found == {}
+    words = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    block = re.search(rf"^  {lang}: Object\.freeze\(\{{\n(.*?)^  \}}\)", words, re.M | re.S)
+    assert block is not None
+    values = re.findall(r': "([^"]*)"', block.group(1))
+    assert len(values) == 8 and not any(re.search("[A-Za-z]", v) for v in values), values

@@ -1,8 +1,8 @@
 // The page around the views: the header (brand, language picker), the status line,
 // announcements for screen readers, and re-rendering the current view with the focus kept.
-import { GAME, LANGUAGES } from "./i18n.js";
+import { LANGUAGES } from "./i18n.js";
 import { el } from "./dom.js";
-import { errorText, language, setLanguage, t } from "./text.js";
+import { GAME, errorText, language, setLanguage, t } from "./text.js";
 
 /** Where the views draw. */
 export const app = document.getElementById("app");

@@ -1,7 +1,6 @@
 // The coach of a guided practice deal (a table opened as /t/<id>?coach=1 from the Learn
 // page): from the table's state alone (phase, legal actions, this seat's view) it says
 // what to do now and why, who took the last trick and why, and how the last deal scored.
-import { GAME } from "./i18n.js";
 import { el } from "./dom.js";
 import { loadScoreFacts, scoreFacts } from "./learn.js";
 import { seatNames } from "./players.js";
@@ -9,7 +8,7 @@ import { cardText } from "./cards.js";
 import { askHint, canHint } from "./hint.js";
 import { outcomeText } from "./sheet.js";
 import { rerender } from "./chrome.js";
-import { signed, t, word } from "./text.js";
+import { GAME, signed, t, word } from "./text.js";
 
 const SYMBOL = { S: "♠", C: "♣", D: "♦", H: "♥" };
 const TRUMP = { spades: "S", clubs: "C", diamonds: "D", hearts: "H", "best-spades": "S" };

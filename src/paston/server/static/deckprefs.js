@@ -12,7 +12,7 @@ function apply(on) {
 }
 
 function label() {
-  const text = document.querySelector("label[for=four-colour]");
+  const text = document.querySelector("label[for=four-colour] .deck-text");
   if (text) text.textContent = t("fourColour");
 }
 
@@ -26,7 +26,10 @@ export function installDeckOption() {
     onchange: (e) => { localStorage.setItem(KEY, e.target.checked ? "1" : "0"); apply(e.target.checked); },
   });
   const picker = document.querySelector(".lang-picker");
-  const option = el("span", { class: "deck-option" }, box, el("label", { for: "four-colour" }));
+  // on a phone the words give way to the two suits they recolour (still the switch's name)
+  const option = el("span", { class: "deck-option" }, box, el("label", { for: "four-colour" },
+    el("span", { class: "deck-text" }), el("span", { class: "deck-icon", "aria-hidden": "true" },
+      el("span", { class: "c" }, "♣"), el("span", { class: "d" }, "♦"))));
   if (picker) picker.before(option);
   else document.querySelector("header").append(option);
   label();

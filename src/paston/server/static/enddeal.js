@@ -4,14 +4,14 @@
 // rule that gave it, the totals (resets marked), the deal as dealt and the check of its
 // shuffle (faircheck.js); a "Next deal"
 // button, who is still to press it, and the time left.
-import { GAME } from "./i18n.js";
 import { cardNode, sortCards } from "./cards.js";
 import { rerender } from "./chrome.js";
 import { el } from "./dom.js";
 import { fairnessView } from "./faircheck.js";
 import { live } from "./live.js";
 import { SEAT_COLORS } from "./players.js";
-import { has, num, signed, t, word } from "./text.js";
+import { whyNote } from "./why.js";
+import { GAME, has, num, signed, t, word } from "./text.js";
 
 const deadlines = new Map(); // deal index -> when its pause ends (this page's clock)
 // deal index -> the socket this page pressed Next on: a new socket (a reconnect, or a
@@ -57,7 +57,7 @@ function engineWords(prefix, name, params, english) {
   return name && has(prefix + name) ? t(prefix + name, params || {}) : english;
 }
 
-function seatRow(line, names, target) {
+function seatRow(line, names, target, deal) {
   const played = line.tricks !== null;
   const enough = played && line.tricks >= line.needed;
   return el("tr", { "data-seat": line.seat, "data-role": line.role },
@@ -69,7 +69,7 @@ function seatRow(line, names, target) {
       played ? t("endTricksOf", { n: line.tricks, need: line.needed }) : "—"),
     el("td", { class: "score" },
       el("strong", {}, signed(line.score)), " ",
-      el("abbr", { class: "rule", title: engineWords("scoreLine_", line.words, line.params, line.text), "data-rule": line.rule }, line.rule)),
+      whyNote(engineWords("scoreLine_", line.words, line.params, line.text), line.rule, `end-${deal}-${line.seat}`)),
     el("td", { class: "total" }, num(line.total),
       line.reset ? el("span", { class: "badge reset-badge", title: t("endReset", { n: target }) }, t("resetMark")) : null));
 }
@@ -117,17 +117,18 @@ export function endDealView(state, names) {
   },
   el("h2", {}, t(state.winners.length ? "endFinal" : "endTitle", { n: state.sheet.length })),
   el("p", { class: `end-headline ${outcome}`, "data-testid": "end-headline" }, headline(s, names), " ",
-    el("abbr", { class: "rule", title: engineWords("outcomeWords_", s.outcome, {}, s.outcome_text), "data-rule": s.outcome_rule }, s.outcome_rule)),
+    whyNote(engineWords("outcomeWords_", s.outcome, {}, s.outcome_text), s.outcome_rule, `end-${s.deal}`)),
   s.all_passed ? el("p", { class: "muted", "data-testid": "end-all-passed" }, t("endAllPassed")) : null,
   s.bid && s.contract && s.bid !== s.contract ? el("p", { class: "muted" }, t("endBid", { contract: word(s.bid) })) : null,
-  el("div", { class: "end-table-wrap" }, el("table", { class: "end-table", "data-testid": "end-seats" },
-    el("thead", {}, el("tr", {}, [t("endPlayer"), t("endTricks"), t("endScore"), t("endTotal")]
-      .map((h) => el("th", { scope: "col" }, h)))),
-    el("tbody", {}, s.seats.map((line) => seatRow(line, names, state.table.rules.target))))),
-  handsView(s, names),
-  fairnessView(state, s),
+  // Next and the analysis first: on a phone they are in the first screen, the details below
   el("p", { class: "buttons end-buttons" }, nextControls(state, s, names),
     analysis ? el("button", {
       type: "button", "data-testid": "analysis", onclick: () => window.pastonOpenAnalysis(live.tableId, s.deal),
-    }, t("endAnalysis")) : null));
+    }, t("endAnalysis")) : null),
+  el("div", { class: "end-table-wrap" }, el("table", { class: "end-table", "data-testid": "end-seats" },
+    el("thead", {}, el("tr", {}, [t("endPlayer"), t("endTricks"), t("endScore"), t("endTotal")]
+      .map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, s.seats.map((line) => seatRow(line, names, state.table.rules.target, s.deal))))),
+  handsView(s, names),
+  fairnessView(state, s));
 }

@@ -1,5 +1,5 @@
 // The client's common strings in English (each feature's are in its own i18n-*.js;
-// i18n.js merges them). Every other language has exactly its keys. The game's own words are never translated (GAME).
+// i18n.js merges them). Every other language has exactly its keys. The game's own words are not translated, only written in the language's script (text.js GAME).
 
 export const en = {
   replay: "replay",
@@ -51,7 +51,8 @@ export const en = {
   rule_second_dealer_rotate: "the deal passes to the left",
   rulesPreset: "Rule set",
   presetCustom: "your own choice",
-  preset_spanish: "the Spanish text (defaults)",
+  preset_spanish: "standard",
+  rulesAboutTarget: "To {n} points",
   preset_flat: "flat lone-defender table",
   preset_no_surrender_bonus: "no surrender bonus",
   preset_preference: "as in Preference",
@@ -107,6 +108,8 @@ export const en = {
   declarerIs: "{name} declares ({contract})",
   allPassed: "all passed",
   highestBid: "Highest bid: {contract}",
+  markerLabel: "Contract",
+  markerTricks: "{name} {n}/{need}",
   takesPrikup: "{name} takes the {prikup} and discards two cards",
   namingTrump: "{name} is naming trump",
   defenceNow: "The opponents answer: whist or pass",
@@ -187,7 +190,7 @@ export const en = {
   "err_id-reused": "That move was already sent as another one; please try again.",
   "err_binary-frame": "The server only reads text messages.",
   "err_shuffling": "The first deal is being shuffled again; wait a moment.",
-  shuffling: "Shuffling the first deal again with everyone's seeds…",
+  shuffling: "Shuffling the cards: each player's browser adds to the shuffle, so nobody can arrange the deal.",
   waitingForPeople: "The computer players wait until everyone has taken a seat and come in.",
   // cards
   cardLabel: "{rank} of {suit}",

@@ -1,5 +1,5 @@
 // The client's common strings in Spanish (each feature's are in its own i18n-*.js;
-// i18n.js merges them). The game's own words are never translated (GAME).
+// i18n.js merges them). The game's own words are not translated, only written in the language's script (text.js GAME).
 
 export const es = {
   replay: "repetición",
@@ -50,7 +50,8 @@ export const es = {
   rule_second_dealer_rotate: "el reparto pasa a la izquierda",
   rulesPreset: "Conjunto de reglas",
   presetCustom: "a tu elección",
-  preset_spanish: "el texto español (por defecto)",
+  preset_spanish: "estándar",
+  rulesAboutTarget: "A {n} puntos",
   preset_flat: "tabla plana del defensor único",
   preset_no_surrender_bonus: "sin bonificación por rendirse",
   preset_preference: "como en el Preferans",
@@ -103,6 +104,8 @@ export const es = {
   declarerIs: "Declara {name} ({contract})",
   allPassed: "todos pasaron",
   highestBid: "Propuesta más alta: {contract}",
+  markerLabel: "Contrato",
+  markerTricks: "{name}: {n} de {need}",
   takesPrikup: "{name} toma el {prikup} y descarta dos cartas",
   namingTrump: "{name} está nombrando triunfo",
   defenceNow: "Los rivales responden: whist o pasar",
@@ -177,7 +180,7 @@ export const es = {
   "err_id-reused": "Esa jugada ya se envió como otra; inténtalo de nuevo.",
   "err_binary-frame": "El servidor solo lee mensajes de texto.",
   "err_shuffling": "Se está barajando de nuevo la primera mano; espera un momento.",
-  shuffling: "Barajando de nuevo la primera mano con las semillas de todos…",
+  shuffling: "Barajando: el navegador de cada jugador participa en la mezcla, así nadie puede preparar la mano.",
   waitingForPeople: "Los jugadores del ordenador esperan a que todos se sienten y entren.",
   cardLabel: "{rank} de {suit}",
   rank_A: "A", rank_K: "K", rank_Q: "Q", rank_J: "J", rank_T: "10", rank_9: "9", rank_8: "8", rank_7: "7",

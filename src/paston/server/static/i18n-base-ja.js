@@ -1,5 +1,5 @@
 // The client's common strings in Japanese (each feature's are in its own i18n-*.js;
-// i18n.js merges them). The game's own words are never translated (GAME).
+// i18n.js merges them). The game's own words are not translated, only written in the language's script (text.js GAME).
 
 export const ja = {
   replay: "再生",
@@ -50,7 +50,8 @@ export const ja = {
   rule_second_dealer_rotate: "左隣に移る",
   rulesPreset: "ルールセット",
   presetCustom: "自分で選ぶ",
-  preset_spanish: "スペイン語の原文（既定）",
+  preset_spanish: "標準",
+  rulesAboutTarget: "{n}点先取",
   preset_flat: "単独防御側の一律表",
   preset_no_surrender_bonus: "降参ボーナスなし",
   preset_preference: "プレフェランス式",
@@ -103,6 +104,8 @@ export const ja = {
   declarerIs: "宣言者 {name}（{contract}）",
   allPassed: "全員パス",
   highestBid: "最高入札：{contract}",
+  markerLabel: "契約",
+  markerTricks: "{name} {n}/{need}",
   takesPrikup: "{name} が {prikup} を取り、2 枚捨てます",
   namingTrump: "{name} が切り札を決めています",
   defenceNow: "相手が答えます：whist かパス",
@@ -177,7 +180,7 @@ export const ja = {
   "err_id-reused": "その手はすでに別の手として送られています。もう一度お試しください。",
   "err_binary-frame": "サーバーはテキストメッセージだけを読みます。",
   "err_shuffling": "最初の配りをシャッフルし直しています。少しお待ちください。",
-  shuffling: "全員のシードで最初の配りをシャッフルし直しています…",
+  shuffling: "シャッフル中：全員のブラウザーが混ぜるのに加わるので、誰も配りを操作できません。",
   waitingForPeople: "全員が着席して参加するまで、コンピューターは待ちます。",
   cardLabel: "{suit}の{rank}",
   rank_A: "A", rank_K: "K", rank_Q: "Q", rank_J: "J", rank_T: "10", rank_9: "9", rank_8: "8", rank_7: "7",

@@ -2,6 +2,8 @@
 // Every language has exactly the keys of English (the browser tests check it).
 
 export const en = {
+  why: "why?",
+  whyRule: "rule {rule}",
   "err_not-paused": "The next deal has already begun.",
   nextDealSetting: "After each deal",
   nextDealOff: "go straight on",
@@ -36,6 +38,8 @@ export const en = {
 };
 
 export const hy = {
+  why: "ինչո՞ւ",
+  whyRule: "կանոն {rule}",
   "err_not-paused": "Հաջորդ բաժանումն արդեն սկսվել է։",
   nextDealSetting: "Յուրաքանչյուր բաժանումից հետո",
   nextDealOff: "անմիջապես շարունակել",
@@ -43,8 +47,8 @@ export const hy = {
   nextDealAfter: "ցույց տալ, մինչև {n} վ",
   endTitle: "Բաժանում {n}-ն ավարտվեց",
   endFinal: "Վերջին բաժանումը ({n})",
-  endMade: "{name}-ը կատարեց {contract}-ը. {tricks} կաշառք՝ պահանջվող 6-ից",
-  endFailed: "{name}-ը չկատարեց {contract}-ը. {tricks} կաշառք, 6-ից պակաս է {short}-ով",
+  endMade: "{name}-ը կատարեց {contract}-ը. {tricks} վերցում՝ պահանջվող 6-ից",
+  endFailed: "{name}-ը չկատարեց {contract}-ը. {tricks} վերցում, 6-ից պակաս է {short}-ով",
   endSurrender: "{name}-ը հանձնվեց՝ հաղթաթուղթ չանվանելով",
   endUncontested: "{name}-ը շահում է {contract}-ը առանց խաղի. երկու հակառակորդներն էլ պաս ասացին",
   endAllPassed: "Սակարկությունում երեքն էլ պաս ասացին, ուստի հայտարարողը որոշվեց կանոնով։",
@@ -70,6 +74,8 @@ export const hy = {
 };
 
 export const ru = {
+  why: "почему?",
+  whyRule: "правило {rule}",
   "err_not-paused": "Следующая раздача уже началась.",
   nextDealSetting: "После каждой раздачи",
   nextDealOff: "сразу продолжать",
@@ -104,6 +110,8 @@ export const ru = {
 };
 
 export const es = {
+  why: "¿por qué?",
+  whyRule: "regla {rule}",
   "err_not-paused": "La siguiente mano ya ha empezado.",
   nextDealSetting: "Tras cada mano",
   nextDealOff: "seguir enseguida",
@@ -138,6 +146,8 @@ export const es = {
 };
 
 export const ja = {
+  why: "なぜ？",
+  whyRule: "ルール {rule}",
   "err_not-paused": "次のディールはすでに始まっています。",
   nextDealSetting: "各ディールの後",
   nextDealOff: "すぐに続ける",

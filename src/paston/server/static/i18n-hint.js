@@ -26,7 +26,7 @@ export const hy = {
   hintCaption: "Համակարգչային խաղացողի տարբերակները՝ լավագույնից սկսած (մակարդակ {level})",
   hintOption: "Տարբերակ",
   hintScore: "Սպասվող միավոր",
-  hintTricks: "Սպասվող կաշառքներ",
+  hintTricks: "Սպասվող վերցումներ",
   hintChoice: "նրա ընտրությունը",
   hintDiscard: "գցել {cards}",
   hintPractice: "Վարժանքի սեղան. հուշումը հասանելի է ձեր հերթին։",

@@ -16,12 +16,14 @@ import * as fair from "./i18n-fair.js";
 import * as scoresheet from "./i18n-scoresheet.js";
 
 // Every string the Paston client shows, per language: the common ones (i18n-base-*.js,
-// one file per language) and each feature's (i18n-*.js). The game's own words (GAME) are
-// the same in every language: the ladder (paston, glitch, dineri, gupa, paston grkha),
-// prikup and whist. Placeholders are written {name}; format() fills them in.
+// one file per language) and each feature's (i18n-*.js). The game's own words
+// (GAME_WORDS: the ladder paston, glitch, dineri, gupa, paston grkha, then prikup and
+// whist) are not translated but written in each language's script: Armenian and
+// Russian spell them as they sound (пастон, գուպա), Russian uses its standard
+// Preference words прикуп and вист (docs/rules-decisions.md L7). text.js's GAME gives
+// the words of the language shown. Placeholders are written {name}; format() fills them in.
 
-/** The game's vocabulary: never translated. */
-export const GAME = Object.freeze({
+const LATIN = Object.freeze({
   brand: "Paston",
   spades: "paston",
   clubs: "glitch",
@@ -30,6 +32,33 @@ export const GAME = Object.freeze({
   "best-spades": "paston grkha",
   prikup: "prikup",
   whist: "whist",
+});
+
+/** The game's vocabulary in each language's script. */
+export const GAME_WORDS = Object.freeze({
+  en: LATIN,
+  es: LATIN,
+  ja: LATIN,
+  hy: Object.freeze({
+    brand: "Պաստոն",
+    spades: "պաստոն",
+    clubs: "գլիչ",
+    diamonds: "դիների",
+    hearts: "գուպա",
+    "best-spades": "պաստոն գրխա",
+    prikup: "պրիկուպ",
+    whist: "վիստ",
+  }),
+  ru: Object.freeze({
+    brand: "Пастон",
+    spades: "пастон",
+    clubs: "глитч",
+    diamonds: "динери",
+    hearts: "гупа",
+    "best-spades": "пастон грха",
+    prikup: "прикуп",
+    whist: "вист",
+  }),
 });
 
 /** The languages of the picker, each in its own words. */

@@ -1,6 +1,7 @@
 // The Learn to play page and the coach in English (merged into MESSAGES through i18n-learn.js).
 // {paston} {glitch} {dineri} {gupa} {grkha} {prikup} {whist}: the game's own words, never translated.
 export default {
+  learn_why_score: "From the scoring rules",
   learn_link: "New to the game? Learn to play",
   learn_title: "Learn to play Paston",
   learn_lead: "Everything you need for your first game, step by step. No card game experience needed.",

@@ -1,6 +1,7 @@
 // The Learn to play page and the coach in Spanish (merged into MESSAGES through i18n-learn.js).
 // {paston} {glitch} {dineri} {gupa} {grkha} {prikup} {whist}: the game's own words, never translated.
 export default {
+  learn_why_score: "De las reglas de puntuación",
   learn_link: "¿Nuevo en el juego? Aprende a jugar",
   learn_title: "Aprende a jugar al Paston",
   learn_lead: "Todo lo necesario para tu primera partida, paso a paso. No hace falta saber otros juegos de cartas.",

@@ -1,6 +1,7 @@
 // The Learn to play page and the coach in Japanese (merged into MESSAGES through i18n-learn.js).
 // {paston} {glitch} {dineri} {gupa} {grkha} {prikup} {whist}: the game's own words, never translated.
 export default {
+  learn_why_score: "得点のルールより",
   learn_link: "はじめての方へ：遊び方",
   learn_title: "パストンの遊び方",
   learn_lead: "最初のゲームに必要なことを一歩ずつ説明します。トランプゲームの経験は要りません。",

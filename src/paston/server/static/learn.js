@@ -1,14 +1,14 @@
 // The Learn to play page (/learn): the rules of RULES.md in plain words with pictures of
 // cards, the ladder and the R7 scores table from the engine (GET /api/scores: no number
 // of the rules is written here), and the button that starts a guided practice deal.
-import { GAME } from "./i18n.js";
 import { api } from "./api.js";
 import { app, rerender, showError } from "./chrome.js";
 import { cardBack, cardNode } from "./cards.js";
 import { el } from "./dom.js";
 import { rememberSeat, savedName } from "./live.js";
 import { defaultComputer, getMeta } from "./players.js";
-import { num, signed, t, word } from "./text.js";
+import { whyNote } from "./why.js";
+import { GAME, num, signed, t, word } from "./text.js";
 
 const SECTIONS = ["intro", "deck", "deal", "ladder", "prikup", "whist", "play", "scores", "game", "practice"];
 const SYMBOL = { S: "♠", C: "♣", D: "♦", H: "♥" };
@@ -103,7 +103,7 @@ function scoresTable() {
       facts.contracts.map((c) => el("th", { scope: "col", "data-contract": c.contract }, word(c.contract),
         el("span", { class: "muted" }, ` ×${c.multiplier}`))))),
     el("tbody", {}, facts.rows.map((r) => el("tr", { "data-row": r.key, "data-tricks": r.tricks ?? null },
-      el("th", { scope: "row" }, rowLabel(r), el("span", { class: "muted" }, ` (${r.rule})`)),
+      el("th", { scope: "row" }, rowLabel(r), " ", whyNote(t("learn_why_score"), r.rule, `learn-${r.key}-${r.tricks}`)),
       r.scores.map((s) => el("td", { "data-score": s }, signed(s))))))));
 }
 

@@ -4,10 +4,9 @@
 import { cardName } from "./cards.js";
 import { onLanguage } from "./chrome.js";
 import { el } from "./dom.js";
-import { GAME } from "./i18n.js";
 import { seatNames } from "./players.js";
 import { outcomeText } from "./sheet.js";
-import { signed, t, word } from "./text.js";
+import { GAME, signed, t, word } from "./text.js";
 
 const KEEP = 400; // entries kept in the region (a deal has at most about 40)
 let region = null;

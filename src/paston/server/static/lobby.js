@@ -1,14 +1,13 @@
 // The lobby: the create-table form (seats, preset and rule switches from /api/meta) and
 // the lists of open tables (a page at a time, kept fresh by the server's pushed changes)
 // and finished games.
-import { GAME } from "./i18n.js";
 import { api } from "./api.js";
 import { app, rerender, showError } from "./chrome.js";
 import { el } from "./dom.js";
 import { keepSeat, savedName } from "./live.js";
 import { practiceField } from "./hint.js";
 import { defaultComputer, getMeta, seatChoices, seatDisplayName } from "./players.js";
-import { has, t } from "./text.js";
+import { GAME, has, num, t } from "./text.js";
 
 const TAKEOVER_SECONDS = [30, 120, 300];
 const NEXT_DEAL_SECONDS = [15, 30, 60, 120, 300]; // how long a finished deal stays on show (enddeal.js)
@@ -48,6 +47,17 @@ function presetOf(rules) {
 function showPreset() {
   const picker = document.getElementById("preset");
   if (picker) picker.value = presetOf(form.rules);
+  const about = document.getElementById("rules-about");
+  if (about) about.textContent = rulesAbout(getMeta());
+}
+
+/** The rules chosen in words, whatever their preset: "To 121 points · Lone defender:
+ * graded … · When all three pass: the holder of J♠ declares …". */
+function rulesAbout(meta) {
+  if (!meta) return "";
+  const switches = Object.keys(meta.rules.switches).map((key) =>
+    `${translated(`rule_${key}`, key)}: ${translated(`rule_${key}_${keyPart(form.rules[key])}`, String(form.rules[key]))}`);
+  return [t("rulesAboutTarget", { n: num(Number(form.rules.target) || 0) }), ...switches].join(" · ");
 }
 
 function field(id, label, control) {
@@ -90,11 +100,13 @@ function presetField(meta) {
     ...Object.keys(meta.rules.presets).map((name) => ({
       value: name, label: translated(`preset_${keyPart(name)}`, name),
     }))];
-  return field("preset", t("rulesPreset"), select("preset", options, presetOf(form.rules), (name) => {
-    if (!name) return;
-    form.rules = { ...meta.rules.presets[name] };
-    rerender();
-  }));
+  return el("div", { class: "preset" },
+    field("preset", t("rulesPreset"), select("preset", options, presetOf(form.rules), (name) => {
+      if (!name) return;
+      form.rules = { ...meta.rules.presets[name] };
+      rerender();
+    })),
+    el("p", { class: "muted rules-about", id: "rules-about", "data-testid": "rules-about" }, rulesAbout(meta)));
 }
 
 function ruleFields(meta) {

@@ -2,11 +2,10 @@
 // the trick, the contract and the trump, the auction so far, the tricks with their
 // winners, the tricks taken so far and the scores. Every fact comes from the server's
 // replay (server/work/replay_story.py, told by the engine); this module only draws them.
-import { GAME } from "./i18n.js";
 import { cardNode, cardText, sortCards } from "./cards.js";
 import { el } from "./dom.js";
 import { SEAT_COLORS, seatDisplayName } from "./players.js";
-import { actionLabel, num, signed, t, word } from "./text.js";
+import { GAME, actionLabel, num, signed, t, word } from "./text.js";
 
 /** The seats' names as the table showed them (a person's name, "Computer 2"). */
 export function namesOf(data) {

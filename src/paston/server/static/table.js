@@ -1,6 +1,5 @@
 // A live table on the page: the seats around it, the trick, the prikup, this person's
 // hand and moves, the auction log, the invite link and the end of the game.
-import { GAME } from "./i18n.js";
 import { focusDiscard, handKeys, handStop, noteHandFocus, skipLink } from "./access.js";
 import { cardBack, cardName, cardNode, sortCards } from "./cards.js";
 import { hintView } from "./hint.js";
@@ -9,10 +8,11 @@ import { coachPanel } from "./coach.js";
 import { el } from "./dom.js";
 import { endDealView } from "./enddeal.js";
 import { act, live, rematch, savedName, takeSeat } from "./live.js";
+import { animateTable, snapshot } from "./motion.js";
 import { SEAT_COLORS, botDescription, botLabel, seatNames } from "./players.js";
 import { connectionNote, seatLostNote } from "./notices.js";
 import { outcomeText, sheetView } from "./sheet.js";
-import { actionLabel, num, signed, t, word } from "./text.js";
+import { GAME, actionLabel, num, signed, t, word } from "./text.js";
 
 let state = null; // the state being drawn: live.state, set by renderTable
 
@@ -120,8 +120,9 @@ function trickView(v) {
   }
   return el("div", {
     class: `trick ${previous ? "previous" : ""}`, "data-testid": "trick", role: "group", "aria-label": t("trick"),
+    "data-winner": previous ? v.last_trick.winner : null,
   },
-    plays.map((p) => el("div", { class: `play at-${pos[p.seat]}` }, cardNode(p.card),
+    plays.map((p) => el("div", { class: `play at-${pos[p.seat]}`, "data-seat": p.seat }, cardNode(p.card),
       el("span", { class: "who" }, n[p.seat]))),
     caption ? el("div", { class: "caption" }, caption) : null);
 }
@@ -143,19 +144,33 @@ function lastTrickView(v) {
       el("span", { class: "caption" }, t("wonBy", { name: n[v.last_trick.winner] }))) : null);
 }
 
-function centerView(v) {
+const TRUMP = { spades: ["S", "♠"], clubs: ["C", "♣"], diamonds: ["D", "♦"], hearts: ["H", "♥"], "best-spades": ["S", "♠"] };
+
+/** The contract and trump, always in view at the top of the table: who plays what, the
+ * trump suit as a large symbol, and in the play each side's tricks against its need. */
+function contractMarker(v) {
   const n = names();
+  let what = null;
+  if (v.contract) what = t("declares", { name: n[v.declarer], contract: word(v.contract) });
+  else if (v.declarer !== null) what = t("declarerIs", { name: n[v.declarer], contract: v.high_bid ? word(v.high_bid) : t("allPassed") });
+  else if (v.high_bid) what = t("highestBid", { contract: word(v.high_bid) });
+  if (!what) return null;
+  const trump = v.contract ? TRUMP[v.contract] : null;
+  const playing = v.phase === "play" && v.declarer !== null;
+  const tally = playing ? [v.declarer, ...v.defenders].map((seat) => el("span", { class: "tally", "data-seat": seat },
+    el("span", { class: "dot", style: `background:${SEAT_COLORS[seat]}`, "aria-hidden": "true" }),
+    t("markerTricks", { name: n[seat], n: v.tricks[seat], need: needs(v, seat) }))) : null;
+  return el("div", { class: "marker", "data-testid": "marker", role: "group", "aria-label": t("markerLabel") },
+    trump ? el("span", { class: `trump-mark card-colour suit-${trump[0]}`, title: t("trumpWord", { contract: word(v.contract) }) },
+      el("span", { "aria-hidden": "true" }, trump[1]),
+      el("span", { class: "sr-only" }, t("trumpWord", { contract: word(v.contract) }))) : null,
+    el("span", { class: "contract", "data-testid": "contract" }, what),
+    tally ? el("span", { class: "tallies" }, tally) : null);
+}
+
+function centerView(v) {
   const parts = [];
-  if (v.contract) {
-    parts.push(el("p", { class: "contract", "data-testid": "contract" },
-      t("declares", { name: n[v.declarer], contract: word(v.contract) })));
-  } else if (v.declarer !== null) {
-    parts.push(el("p", { class: "contract" }, t("declarerIs", {
-      name: n[v.declarer], contract: v.high_bid ? word(v.high_bid) : t("allPassed"),
-    })));
-  } else if (v.high_bid) {
-    parts.push(el("p", { class: "contract" }, t("highestBid", { contract: word(v.high_bid) })));
-  }
+  const n = names();
   if (v.phase === "auction") {
     parts.push(el("div", { class: "prikup-backs" }, el("span", { class: "label" }, GAME.prikup), cardBack(), cardBack()));
     if (state.sheet.length) parts.push(lastDealSummary());
@@ -253,20 +268,26 @@ function actionsView(v) {
   }
   const hint = { auction: "auctionHint", trump: "trumpHint", defence: "defenceHint" }[v.phase];
   if (hint) {
-    box.append(el("p", { class: "hint" }, t(hint, {
+    box.append(el("p", { class: `hint ${v.phase}-hint` }, t(hint, {
       name: v.declarer !== null ? names()[v.declarer] : "", contract: v.contract ? word(v.contract) : "",
       whist: GAME.whist,
     })));
   }
   const row = el("div", { class: "buttons" });
   for (const a of v.legal) {
-    const kind = a.split(" ")[0];
+    const [kind, value] = a.split(" ");
+    // naming trump on a phone: the suits side by side, each button showing only its word
+    // (the line above says what they do; the name read out stays the whole label)
+    const short = kind === "trump" ? [el("span", { class: "full" }, actionLabel(a)),
+      el("span", { class: "short", "aria-hidden": "true" }, word(value))] : actionLabel(a);
     row.append(el("button", {
       type: "button", class: kind === "pass" || kind === "surrender" ? "secondary" : "primary",
       "data-action": a, "aria-disabled": live.pending || !live.connected ? "true" : null,
+      "aria-label": kind === "trump" ? actionLabel(a) : null,
       onclick: () => live.connected && act(a),
-    }, actionLabel(a)));
+    }, short));
   }
+  if (v.phase === "trump") row.classList.add("trumps");
   box.append(row);
   return box;
 }
@@ -346,12 +367,14 @@ function inviteView() {
 function firstDealNote() {
   const waiting = state.version === 0 && state.table.seats.some((s) => s.kind === "human" && !(s.taken && (s.online || s.standin)));
   if (!state.shuffling && !waiting) return null;
-  return el("p", { class: "muted", role: "status", "data-testid": "first-deal-note" },
+  // not a live region: the table's own turn cue is the first thing a screen reader says
+  return el("p", { class: "muted", "data-testid": "first-deal-note" },
     t(state.shuffling ? "shuffling" : "waitingForPeople"));
 }
 
 /** Draw the table as last heard (or "connecting…" before the first state). */
 export function renderTable() {
+  const before = snapshot(app);
   state = live.state;
   if (!state) {
     app.replaceChildren(el("section", { class: "panel" }, el("p", {}, t("connecting"))));
@@ -373,6 +396,7 @@ export function renderTable() {
     "aria-label": t("tableLabel"),
   },
   el("p", { class: `turn-line ${myTurn ? "mine" : ""}`, "data-testid": "turn" }, turnText(v)),
+  contractMarker(v),
   connectionNote(),
   firstDealNote(),
   el("div", { class: "opponents" }, seatPanel(seats[left], v, "left", said[left]), seatPanel(seats[right], v, "right", said[right])),
@@ -384,4 +408,5 @@ export function renderTable() {
   app.replaceChildren(el("div", { class: "table-layout" },
     el("div", { class: "main-col" }, seatLostNote(state, names()), endView(), endDealView(state, names()), coachPanel(state), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
+  animateTable(before, app);
 }

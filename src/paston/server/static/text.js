@@ -1,6 +1,6 @@
 // Words on the page: the language chosen, translated strings (from i18n.js), the game's
 // own words for contracts and actions, and numbers with a true minus sign.
-import { GAME, MESSAGES, format } from "./i18n.js";
+import { GAME_WORDS, MESSAGES, format } from "./i18n.js";
 
 const CONTRACT_SYMBOL = { spades: "♠", clubs: "♣", diamonds: "♦", hearts: "♥", "best-spades": "♠★" };
 const LANG_KEY = "paston-lang";
@@ -17,6 +17,10 @@ function initialLanguage() {
 
 let lang = initialLanguage();
 
+/** The game's own words in the language shown now (GAME.whist is "whist" in English,
+ * "вист" in Russian): each property reads the current language. */
+export const GAME = Object.freeze(Object.defineProperties({}, Object.fromEntries(
+  Object.keys(GAME_WORDS.en).map((key) => [key, { enumerable: true, get: () => GAME_WORDS[lang][key] }]))));
 /** The language shown now: "en", "hy", "ru", "es" or "ja". */
 export function language() {
   return lang;
