@@ -148,7 +148,9 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     errors: list[str] = []
 
     def make(width: int = 1280, height: int = 800) -> Page:
-        context = browser.new_context(viewport={"width": width, "height": height})
+        # no service worker (tests/test_browser_pwa.py is about it): each new context would
+        # otherwise fetch the whole app shell into its cache
+        context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

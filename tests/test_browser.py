@@ -348,7 +348,8 @@ def test_language_picker_switches_to_japanese_and_back(server: LiveServer, open_
              const page = document.querySelector('script[type=module]').src;
              const m = await import(new URL('i18n.js', page));
              const keys = Object.entries(m.MESSAGES).map(([l, d]) => [l, Object.keys(d).sort()]);
-             return {keys: Object.fromEntries(keys), game: m.GAME_WORDS, langs: Object.keys(m.LANGUAGES)}; }"""
+             return {keys: Object.fromEntries(keys), game: m.GAME_WORDS,
+                     langs: Object.keys(m.LANGUAGES)}; }"""
     )
     assert found["langs"] == ["en", "hy", "ru", "es", "ja"]
     for lang, keys in found["keys"].items():

@@ -11,11 +11,20 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import SHOTS, TABLE, LiveServer, board, browser, check_png, click_move, wait_version_change
+
+from browser_helpers import (
+    SHOTS,
+    TABLE,
+    LiveServer,
+    board,
+    browser,
+    check_png,
+    click_move,
+    wait_version_change,
+)
 
 __all__ = ["browser"]  # the fixture, imported for pytest
 
@@ -32,9 +41,15 @@ OVERFLOW = """() => {
     const r = e.getBoundingClientRect();
     return r.width > 0 && (r.right > width + 1 || r.left < -1) && getComputedStyle(e).position !== 'fixed'
       && !e.closest('.sr-only');
-  }).slice(0, 6).map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ${Math.round(e.getBoundingClientRect().right)}`);
+  }).slice(0, 6).map(e => {
+    const name = `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
+    return `${name} ${Math.round(e.getBoundingClientRect().right)}`;
+  });
   return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, wide};
 }"""
+
+
+BOXES = "es => es.map(e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })"
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +62,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")
     errors: list[str] = []
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -76,9 +91,7 @@ def check_fit(page: Any, where: str, *, first_screen: tuple[str, ...] = ()) -> N
                 got = page.evaluate(OVERFLOW)
                 assert got["scroll"] <= got["inner"], (where, width, lang, got)
                 for selector in first_screen:
-                    boxes = page.eval_on_selector_all(
-                        selector, "es => es.map(e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })"
-                    )
+                    boxes = page.eval_on_selector_all(selector, BOXES)
                     assert boxes, (where, selector)
                     bottom = max(b for _, b in boxes)
                     assert bottom <= HEIGHT[width] + 1, (where, width, lang, selector, bottom)
@@ -118,7 +131,7 @@ def test_every_phase_of_a_deal_fits_with_the_hand_and_actions_in_the_first_scree
     rng = random.Random(23)
     body = {
         "name": "Fit", "rules": {"target": 121},
-        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}],
+        "seats": [{"kind": "human"}, *[{"kind": "bot", "bot": "heuristic"}] * 2],
         "next_deal_seconds": 120,
     }
     created = live.post("/api/tables", body)
@@ -154,7 +167,7 @@ def test_every_phase_of_a_deal_fits_with_the_hand_and_actions_in_the_first_scree
         # bid while the discard is still to see, then pass: a computer declares and asks for whist
         declare = "discard" not in seen
 
-        def policy(ph: str, actions: list[str]) -> str:
+        def policy(ph: str, actions: list[str], declare: bool = declare) -> str:
             if ph == "auction":
                 bid = next((a for a in actions if a.startswith("bid")), "pass")
                 return bid if declare else "pass"

@@ -108,7 +108,8 @@ def test_hint_on_every_kind_of_decision_at_a_practice_table(server: LiveServer, 
         except Exception as err:  # say where it stood: the table, the turn line, the end panel
             where = {**board(page), "turn": page.inner_text("[data-testid=turn]")}
             ended = page.locator("[data-testid=end-deal]")
-            raise AssertionError(f"no turn for 30 s: {where}, end panel: {ended.count() and ended.inner_text()!r}") from err
+            panel = ended.count() and ended.inner_text()
+            raise AssertionError(f"no turn for 30 s: {where}, end panel: {panel!r}") from err
         if page.locator("[data-testid=next-deal]:not([disabled])").count():  # a deal's end on show
             page.click("[data-testid=next-deal]")
             continue

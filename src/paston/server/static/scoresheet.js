@@ -3,12 +3,11 @@
 // the contract, who said whist, the tricks) and may undo the last. Every score, total,
 // reset (R8.2) and the winner come from the server (paston.sheet): nothing is scored here.
 // The owner token stays in this browser (localStorage); the address is the read-only share link.
-import { GAME } from "./i18n.js";
 import { api } from "./api.js";
 import { app, rerender, say, showError } from "./chrome.js";
 import { el } from "./dom.js";
 import { getMeta } from "./players.js";
-import { errorText, has, num, signed, t, word } from "./text.js";
+import { GAME, errorText, has, num, signed, t, word } from "./text.js";
 
 const CONTRACTS = ["spades", "clubs", "diamonds", "hearts", "best-spades"];
 const OUTCOMES = ["played", "uncontested", "surrender"];
