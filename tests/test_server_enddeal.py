@@ -137,10 +137,12 @@ def finish_deal(clients: list[Client], first: dict[str, Any]) -> dict[str, Any]:
         seat = m["view"]["to_move"]
         now = state(lambda s, v=m["version"], n=len(m["deals"]): s["version"] == v and len(s["deals"]) == n)
         mine = m if seat == 0 else clients[seat].latest(now)  # the state of the deal on the table
+        if not mine["view"]["legal"]:  # the seat's view still sealed, its seed not in yet (F6)
+            mine = clients[seat].until(state(lambda s: bool(s["view"]["legal"])))
         clients[seat].send(
             {"type": "act", "action": surrender_policy(mine["view"]), "version": mine["version"]}
         )
-        m = clients[0].until(state(lambda s, v=m["version"]: s["version"] == v + 1))
+        m = clients[0].until(state(lambda s, v=mine["version"]: s["version"] > v))
         if m["view"]["to_move"] is None or len(m["deals"]) > deal:
             return m
 
