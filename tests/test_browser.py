@@ -385,6 +385,10 @@ def test_replay_viewer_of_a_finished_game_and_of_an_opened_record(
     page.wait_for_function(
         "b => document.querySelector('[data-testid=next-move]').innerText !== b", arg=before
     )
+    # a screen reader hears the move now shown (not the next one), in words, no suit symbols
+    said = page.inner_text("#announce")
+    assert not said.startswith("Next") and not re.search("[♠♣♦♥]", said), said
+    assert before.split("—")[-1].strip().split(" ")[0].lower() in said.lower(), (before, said)
     # the lobby lists it among the finished games, with its record and replay
     page.goto(f"{server.url}/")
     page.wait_for_selector(f"#lobby-lists a[href='/replay/{table_id}']")

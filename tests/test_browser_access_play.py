@@ -153,6 +153,25 @@ def test_the_live_log_announces_every_action_of_a_deal(server: LiveServer, open_
     assert not re.search(r"\b(Your|turn|Waiting)\b", announced), announced
 
 
+def test_the_turn_is_announced_again_when_it_stays_with_the_seat(server: LiveServer, open_page: Opener) -> None:
+    """After the discard the same seat names trump: a screen reader hears "your turn" again
+    (it heard nothing while the turn never left the seat)."""
+    page = open_page()
+    create_seated(page, server.url, "Ani", 0, ["human", "random", "random"])
+    rng = random.Random(4)
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, "Ani never declared"
+        wait_my_turn(page)
+        if board(page)["phase"] == "discard":
+            break
+        click_move(page, declare, rng)
+    page.evaluate("document.getElementById('announce').textContent = ''")
+    _discard_by_keyboard(page)
+    page.wait_for_function("() => document.getElementById('announce').textContent !== ''")
+    assert page.inner_text("#announce") == "Your turn: name trump or surrender"
+
+
 # --- the keyboard, the notes, four colours --------------------------------------------------------------
 def test_the_hand_by_keyboard_alone(server: LiveServer, open_page: Opener) -> None:
     page = open_page()

@@ -14,6 +14,7 @@ export const en = {
   nextStep: "Forward",
   nextMove: "Next: {who} — {action}",
   dealEnd: "End of the deal",
+  shownMove: "{who}: {action}",
   allHands: "All hands",
   talon: "Prikup and discard",
   replayKeys: "Arrow keys step through the deal.",

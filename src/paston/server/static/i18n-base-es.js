@@ -14,6 +14,7 @@ export const es = {
   nextStep: "Adelante",
   nextMove: "Siguiente: {who} — {action}",
   dealEnd: "Fin del reparto",
+  shownMove: "{who}: {action}",
   allHands: "Todas las manos",
   talon: "prikup y descarte",
   replayKeys: "Las flechas recorren el reparto.",

@@ -14,6 +14,7 @@ export const hy = {
   nextStep: "Առաջ",
   nextMove: "Հաջորդը՝ {who} — {action}",
   dealEnd: "Բաժանման ավարտ",
+  shownMove: "{who}՝ {action}",
   allHands: "Բոլոր ձեռքերը",
   talon: "պրիկուպ և դեն նետված թղթեր",
   replayKeys: "Սլաքների ստեղներով քայլեք բաժանման միջով։",

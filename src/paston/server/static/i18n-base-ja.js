@@ -14,6 +14,7 @@ export const ja = {
   nextStep: "進む",
   nextMove: "次：{who} — {action}",
   dealEnd: "ディール終了",
+  shownMove: "{who}：{action}",
   allHands: "全員の手札",
   talon: "prikup と捨て札",
   replayKeys: "矢印キーで一手ずつ進めます。",

@@ -14,6 +14,7 @@ export const ru = {
   nextStep: "Вперёд",
   nextMove: "Далее: {who} — {action}",
   dealEnd: "Конец раздачи",
+  shownMove: "{who}: {action}",
   allHands: "Все руки",
   talon: "прикуп и снос",
   replayKeys: "Стрелки листают раздачу.",

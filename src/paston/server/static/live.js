@@ -143,7 +143,12 @@ export function connect(id, onMyTurn = null) {
       const mine = (s) => s && s.you !== null && s.view.to_move === s.you && !s.shuffling && !s.sealed;
       const mineNow = mine(msg);
       const mineBefore = mine(previous);
-      if (mineNow && !mineBefore) live.onMyTurn(msg.view);
+      // also when the turn stays here after this seat's own move (trump right after the
+      // discard, leading again after winning a trick): a screen reader hears it each time
+      const movedSince = mineBefore && previous.version !== msg.version && previous.view.phase !== undefined
+        && (msg.view.history.length !== previous.view.history.length || msg.view.phase !== previous.view.phase
+          || msg.view.hand.length !== previous.view.hand.length);
+      if (mineNow && (!mineBefore || movedSince)) live.onMyTurn(msg.view);
     } else if (msg.type === "hint") {
       live.onHint(msg);
     } else if (msg.type === "ack") {

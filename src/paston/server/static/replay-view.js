@@ -2,7 +2,7 @@
 // the trick, the contract and the trump, the auction so far, the tricks with their
 // winners, the tricks taken so far and the scores. Every fact comes from the server's
 // replay (server/work/replay_story.py, told by the engine); this module only draws them.
-import { cardNode, cardText, sortCards } from "./cards.js";
+import { cardName, cardNode, cardText, sortCards } from "./cards.js";
 import { el } from "./dom.js";
 import { SEAT_COLORS, seatDisplayName } from "./players.js";
 import { GAME, actionLabel, num, signed, t, word } from "./text.js";
@@ -40,6 +40,18 @@ function actionWords(a) {
 }
 
 /** The next move in words ("Next: Ana — Bid gupa ♥"), or the end of the deal. */
+/** A move as a screen reader should say it: cards and contracts in words ("10 of
+ * hearts", "bid gupa"), never the suit symbols (read as "black heart suit"). */
+export function spokenMove(move, names) {
+  const [kind, ...rest] = move.action.split(" ");
+  let said;
+  if (kind === "play" || kind === "discard") said = rest.map(cardName).join(", ");
+  else if (kind === "bid") said = t("bidWord", { contract: GAME[rest[0]] });
+  else if (kind === "trump") said = t("trumpWord", { contract: GAME[rest[0]] });
+  else said = actionLabel(move.action);
+  return t("shownMove", { who: names[move.seat], action: said });
+}
+
 export function moveText(next, names) {
   if (!next) return t("dealEnd");
   const [kind, ...rest] = next.action.split(" ");

@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { announce, app, rerender, showError } from "./chrome.js";
 import { el } from "./dom.js";
 import { analysisOf } from "./replay-marks.js";
-import { markNode, moveText, namesOf, stepView } from "./replay-view.js";
+import { markNode, moveText, namesOf, spokenMove, stepView } from "./replay-view.js";
 import { t } from "./text.js";
 
 let data = null, tableId = null, dealIndex = 0, stepIndex = 0;
@@ -31,7 +31,9 @@ function go(deal, step) {
   stepIndex = step;
   renderReplay();
   const deals = data.deals, steps = deals[dealIndex].steps.length;
-  announce(moveText(deals[dealIndex].steps[stepIndex].next, namesOf(data)));
+  // the move just shown (the one that led to this step), in words; a deal's start says its first move
+  const shown = stepIndex > 0 ? deals[dealIndex].steps[stepIndex - 1].next : null;
+  announce(shown ? spokenMove(shown, namesOf(data)) : moveText(deals[dealIndex].steps[stepIndex].next, namesOf(data)));
   if (!CONTROLS.includes(used)) return;
   const usable = (id) => {
     const b = app.querySelector(`[data-testid=${id}]`);
