@@ -153,7 +153,9 @@ def test_the_live_log_announces_every_action_of_a_deal(server: LiveServer, open_
     assert not re.search(r"\b(Your|turn|Waiting)\b", announced), announced
 
 
-def test_the_turn_is_announced_again_when_it_stays_with_the_seat(server: LiveServer, open_page: Opener) -> None:
+def test_the_turn_is_announced_again_when_it_stays_with_the_seat(
+    server: LiveServer, open_page: Opener
+) -> None:
     """After the discard the same seat names trump: a screen reader hears "your turn" again
     (it heard nothing while the turn never left the seat)."""
     page = open_page()
