@@ -122,6 +122,15 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for a module's tests (each makes tables or sheets of its own)."""
+    server = LiveServer(f"sqlite:///{tmp_path_factory.mktemp('live') / 'paston.db'}")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's chromium, launched once per module (a module's tests run in one xdist
     worker: tests/conftest.py groups them). Not once per session: Playwright's sync API

@@ -23,10 +23,11 @@ from browser_helpers import (
     browser,
     check_png,
     click_move,
+    live,
     wait_version_change,
 )
 
-__all__ = ["browser"]  # the fixture, imported for pytest
+__all__ = ["browser", "live"]  # the fixtures, imported for pytest
 
 SLOW = True  # shares one server and one browser: the services group
 WIDTHS = (320, 375, 768, 1280)
@@ -50,14 +51,6 @@ OVERFLOW = """() => {
 
 
 BOXES = "es => es.map(e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })"
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(f"sqlite:///{tmp_path_factory.mktemp('fit') / 'paston.db'}")
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page
 
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, LiveServer, sync_playwright
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, LiveServer, live, sync_playwright
+
+__all__ = ["live"]  # the fixture, imported for pytest
 
 LOBBY_FORM = "[data-testid=new-table]"  # drawn by the lobby's module: the app ran
 #: axe-core from npm (``scripts/test`` installs it), evaluated in the page, never served
@@ -42,14 +44,6 @@ def axe(page: Page, what: str) -> None:
              v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}))"""
     )
     assert found == [], f"axe-core violations on {what}:\n" + json.dumps(found, indent=1, ensure_ascii=False)
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(f"sqlite:///{tmp_path_factory.mktemp('pwa') / 'paston.db'}")
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")

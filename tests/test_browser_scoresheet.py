@@ -7,16 +7,15 @@ axe-core finding nothing. One server and one chromium for the module."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
-from browser_helpers import LiveServer, Opener, browser, open_page, shot
+from browser_helpers import LiveServer, Opener, browser, live, open_page, shot
 
-__all__ = ["browser", "open_page"]  # the fixtures, from browser_helpers
+__all__ = ["browser", "live", "open_page"]  # the fixtures, from browser_helpers
 
 AXE = Path(__file__).resolve().parent.parent / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (320, 1280)
@@ -31,15 +30,6 @@ GAME: list[dict[str, Any]] = [
     {"outcome": "played", "declarer": 2, "contract": "clubs", "defenders": [0, 1], "tricks": [3, 1, 6]},
     {"outcome": "surrender", "declarer": 1},
 ] + [{"outcome": "uncontested", "declarer": 0, "contract": "hearts"}] * 2
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One server for the module's tests (each makes sheets of its own)."""
-    server = LiveServer(f"sqlite:///{tmp_path_factory.mktemp('sheet') / 'paston.db'}")
-    server.start()
-    yield server
-    server.stop()
 
 
 def axe(page: Page, what: str) -> None:
