@@ -4,7 +4,8 @@ load, so CI can hold them to limits on every change (tests/test_counted_work.py)
     python benchmarks/counted_work.py [--actions 300] [--deals 200] [--update]
 
 - server, per accepted action at a table of three people on WebSockets (SQLite): the
-  database statements and commits, the messages sent to the clients and their bytes;
+  database statements and commits, the messages sent to the clients and their bytes
+  (the same decks every run: the table id, first dealer and deck secrets are fixed);
 - engine, per random deal (legal actions, pick, apply, to the end; fixed seed): the
   Python function calls, and per seat view of a match: the calls to build it.
 
@@ -17,6 +18,8 @@ smaller or knowingly larger, and say why in the commit message.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import itertools
 import json
 import random
 import sys
@@ -25,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 BASELINE = Path(__file__).resolve().parent.parent / "tests" / "golden" / "counted_work.json"
@@ -154,7 +158,24 @@ def server_counts(actions: int) -> dict[str, float]:
         sent["bytes"] += len(data)
         await real_send(self, data)
 
-    with tempfile.TemporaryDirectory() as folder:
+    from unittest import mock
+
+    from paston.server.tables import manager as manager_module
+    from paston.server.tables import tablestore
+    from paston.server.tables.decks import commitment
+
+    secrets_made = itertools.count()
+
+    def fixed_secret() -> tuple[str, str]:  # the same decks every run: the figures are the same
+        secret = hashlib.sha256(f"counted work {next(secrets_made)}".encode()).hexdigest()
+        return secret, commitment(secret)
+
+    fixed_ids = SimpleNamespace(token_urlsafe=lambda size: "counted-work", randbelow=lambda n: 0)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        mock.patch.object(tablestore, "new_secret", fixed_secret),
+        mock.patch.object(manager_module, "secrets", fixed_ids),  # the table's id and first dealer
+    ):
         app = create_app(f"sqlite:///{folder}/counted.db", bot_delay=0.0, analysis_workers=0)
         manager = app.state.manager
         with TestClient(app) as client:

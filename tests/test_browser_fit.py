@@ -123,7 +123,8 @@ def test_every_phase_of_a_deal_fits_with_the_hand_and_actions_in_the_first_scree
     the auction, the discard, naming trump, whist or pass, the play, the end of a deal."""
     rng = random.Random(23)
     body = {
-        "name": "Fit", "rules": {"target": 121},
+        "name": "Fit",
+        "rules": {"target": 121},
         "seats": [{"kind": "human"}, *[{"kind": "bot", "bot": "heuristic"}] * 2],
         "next_deal_seconds": 120,
     }

@@ -189,6 +189,7 @@ def _play_view():  # a decision in the card play (αμ searches there until its 
 def test_a_decisions_wait_for_a_worker_is_timed() -> None:
     metrics = ServerMetrics()
     waits: list[float] = []
+    marks: list[float] = []  # when the second decision was asked for, when the slow one ended
     pool = ProcessBotPool(1, hard_timeout=30.0)
     pool.on_wait = lambda seconds: (waits.append(seconds), metrics.queue_wait_seconds.observe(seconds))
 
@@ -198,7 +199,9 @@ def test_a_decisions_wait_for_a_worker_is_timed() -> None:
         await pool.decide(Job("random", decision_seed(3, 0), None, _opening_view()), "warm-up")
         waits.clear()
         slow = asyncio.ensure_future(pool.decide(first, "slow"))
+        slow.add_done_callback(lambda _: marks.append(time.monotonic()))
         await asyncio.sleep(0.05)
+        marks.append(time.monotonic())  # the second decision is asked for now
         await asyncio.gather(slow, pool.decide(second, "behind it"))
 
     try:
@@ -207,7 +210,9 @@ def test_a_decisions_wait_for_a_worker_is_timed() -> None:
         pool.close()
     assert len(waits) == 2
     assert waits[0] < 0.05  # the worker was free
-    assert waits[1] >= 0.2  # it waited for the slow one
+    asked, slow_done = marks
+    assert slow_done - asked > 0.05, marks  # the slow search was still running when it was asked
+    assert waits[1] >= max(0.04, slow_done - asked - 0.1)  # it waited for the slow one to end
     text = metrics.render().decode()
     assert sample(text, "paston_bot_queue_wait_seconds_count") == 3.0  # with the warm-up
 

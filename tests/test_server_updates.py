@@ -15,7 +15,7 @@ from paston.server.tables.connection import MAX_OUTBOX, Connection
 
 __all__ = ["client", "db_url"]  # the fixtures (tests/ws_helpers.py), used by name
 
-SHARED = ("table", "sheet", "deals", "winners", "previous_trick", "last_deal", "next_deal")
+SHARED = ("table", "sheet", "winners", "previous_trick", "last_deal", "next_deal")
 
 
 def merge(held: dict[str, Any] | None, update: dict[str, Any]) -> dict[str, Any] | None:
@@ -36,6 +36,11 @@ def merge(held: dict[str, Any] | None, update: dict[str, Any]) -> dict[str, Any]
     for key in SHARED:
         if key in update:
             out[key] = update[key]
+    if "deals" in update:  # the deals from deals_from on
+        start = update.get("deals_from", 0)
+        if len(held["deals"]) < start:
+            return None
+        out["deals"] = [*held["deals"][:start], *update["deals"]]
     out["view"] = {**update["view"], "history": history}
     return out
 
@@ -131,6 +136,8 @@ def test_updates_rebuild_the_full_state_exactly_and_leak_nothing(client: TestCli
         assert saw_event and syncs >= 1
         # each new deal came with its whole history (random play may end the game in one deal)
         assert saw_new_deal == (len(full["deals"]) > 1)
+        # and without the deals it holds already, which never change again
+        assert any(m.get("deals_from", 0) > 0 for m in public.raw) == (len(full["deals"]) > 1)
         sizes = [len(str(m)) for m in public.raw]
         assert max(sizes) < len(str(full)) * 2  # updates stay small
 

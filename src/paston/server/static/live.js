@@ -225,8 +225,13 @@ export function mergeUpdate(held, update) {
     history = held.view.history;
   }
   const next = { ...held, type: "state", version: update.version, you: update.you };
-  for (const key of ["table", "sheet", "deals", "winners", "previous_trick", "shuffling", "sealed", "last_deal", "next_deal"]) {
+  for (const key of ["table", "sheet", "winners", "previous_trick", "shuffling", "sealed", "last_deal", "next_deal"]) {
     if (key in update) next[key] = update[key];
+  }
+  if ("deals" in update) {  // the deals from deals_from on: the ones before it never change
+    const from = update.deals_from || 0, kept = held.deals || [];
+    if (kept.length < from) return null;
+    next.deals = [...kept.slice(0, from), ...update.deals];
   }
   next.view = { ...update.view, history };
   return next;

@@ -34,6 +34,7 @@ class Connection:
     held_deal: int = -1
     held_table: dict[str, Any] = field(default_factory=dict)
     held_game: tuple[object, ...] = ()
+    held_deals_final: int = 0  # how many deals' entries it holds that never change again
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     closed: bool = False

@@ -62,6 +62,21 @@ def _deals_json(table: Table) -> list[dict[str, Any]]:
     return deals
 
 
+def _final_deals(table: Table) -> int:
+    """How many of the first deals' entries (:func:`_deals_json`) will never change: over,
+    with their fairness object. An update sends the entries from there on (``deals_from``),
+    so a long game's updates do not grow with every deal played."""
+    match = table.match
+    current = len(match.deals) - 1
+    final = 0
+    for i in range(len(table.seeds)):
+        over = i < current or match.deals[i].is_over
+        if not over or i >= len(table.fairness) or table.fairness[i] is None:
+            break
+        final += 1
+    return final
+
+
 def _shared(table: Table, summary: dict[str, Any]) -> dict[str, Any]:
     """The parts of a state that every audience gets alike."""
     deals = _deals_json(table)
@@ -140,12 +155,14 @@ def next_messages(
     public: PublicHistory | None = None
     views: dict[int | None, DealView] = {}
     texts: dict[tuple[object, ...], str] = {}
+    final: int | None = None
     for conn in connections:
         seat = conn.seat
         if not full and _holds(conn, version, deal_index, summary, game):
             continue  # nothing new for it
         send_full = full or not conn.updates or conn.held_version < 0
         hidden = sealed(table, conn)  # the view without the seat's cards (F6)
+        start = 0  # an update's first deal entry (``deals_from``)
         if send_full:
             key: tuple[object, ...] = (seat, hidden, "full")
         else:
@@ -155,7 +172,9 @@ def next_messages(
                 history = "event"
             else:
                 history = "none"
-            key = (seat, hidden, history, conn.held_table == summary, conn.held_game == game)
+            game_held = conn.held_game == game
+            start = 0 if game_held else conn.held_deals_final
+            key = (seat, hidden, history, conn.held_table == summary, game_held, start)
         text = texts.get(key)
         if text is None:
             view = views.get(seat)
@@ -188,8 +207,14 @@ def next_messages(
                     if shared is None:
                         shared = _shared(table, summary)
                     body.update({k: v for k, v in shared.items() if k != "table"})
+                    body["deals"] = shared["deals"][start:]  # what it holds before is final
+                    body["deals_from"] = start
             text = texts[key] = json.dumps(body, separators=(",", ":"))
         out[conn] = text
+        if send_full or not key[4]:
+            if final is None:
+                final = _final_deals(table)
+            conn.held_deals_final = final
         conn.held_version = version
         conn.held_deal = deal_index
         conn.held_table = summary
