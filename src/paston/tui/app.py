@@ -1,0 +1,654 @@
+"""``paston play`` on a full screen: the table, your hand in colour, the contract and the
+trick always in view, keyboard and mouse.
+
+The screen shows one seat's view only (the person to move; with people sharing a
+keyboard, a cover screen hides the hand between turns). Computer players move in a
+worker thread from their own views, a short pause apart so that a trick can be followed.
+
+Keys: the number under a card or a choice plays it (1–9, 0 for the tenth, - and = for
+the 11th and 12th card of a discard); ←/→ and Enter choose too, and so does a click.
+``h`` hint, ``l`` the last trick, ``s`` the score sheet, ``?`` help and the ladder's
+words, ``q`` saves and quits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, RichLog, Static
+
+from paston.actions import Action, Kind
+from paston.bots.explain import explain
+from paston.cards import Card
+from paston.cli.terminal import for_person
+from paston.cli.text import summary_lines
+from paston.errors import IllegalActionError
+from paston.phases import Phase
+from paston.summary import deal_summary
+from paston.tui.look import (
+    by_suit,
+    card_text,
+    cards_text,
+    fan,
+    ladder_lines,
+    last_said,
+    needs,
+    role_of,
+    seat_role,
+)
+from paston.tui.session import GameSession
+from paston.views import DealView
+
+__all__ = ["KEYS", "Outcome", "PastonApp"]
+
+#: The key of each choice, in order (a discard offers twelve cards).
+KEYS = "1234567890-="
+
+CSS = """
+Screen { layout: vertical; }
+#status { height: 1; background: $boost; padding: 0 1; }
+#opponents { height: 4; }
+.seat {
+    width: 1fr; height: 100%; border: round $primary-darken-2; padding: 0 1;
+    text-wrap: nowrap; text-overflow: ellipsis;
+}
+.seat.turn { border: round $warning; }
+#middle { height: 7; }
+#trick { width: 1fr; height: 100%; border: round green; padding: 0 1; }
+#score { width: 30; height: 100%; border: round $primary-darken-2; padding: 0 1; }
+#log { height: 3; padding: 0 1; }
+#you { height: 4; border: round $primary-darken-2; padding: 0 1; }
+#you.turn { border: round $warning; }
+#hand { height: 2; }
+#choices { height: 1; padding: 0 1; }
+.chip { width: auto; height: 2; padding: 0 1 0 0; }
+.chip.action { height: 1; padding: 0 2 0 0; }
+ModalScreen { align: center middle; }
+.dialog {
+    width: 100%; max-width: 110; height: auto; max-height: 22;
+    border: thick $warning; padding: 0 1; background: $panel;
+}
+"""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the app ended: the game over, or saved to go on later (``quit``)."""
+
+    finished: bool
+
+
+class Chip(Static):
+    """One choice: a card of the hand (with its key below) or an action; a click picks it."""
+
+    def __init__(self, index: int, label: Text, *, enabled: bool, selected: bool, action: bool) -> None:
+        key = KEYS[index] if index < len(KEYS) else " "
+        text = Text()
+        if action:
+            text.append(f"{key} ", style="dim")
+            text.append_text(label)
+        else:
+            text.append_text(label)
+            text.append(f"\n{key}", style="dim")
+        if not enabled:
+            text.stylize("dim")
+        if selected:
+            text.stylize("reverse")
+        super().__init__(text, classes="chip action" if action else "chip")
+        self.index = index
+        self.enabled = enabled
+
+    def on_click(self, event: events.Click) -> None:
+        if self.enabled:
+            app = self.app
+            assert isinstance(app, PastonApp)
+            app.pick(self.index)
+
+
+class Dialog(ModalScreen[str]):
+    """Text in a box; any key closes it (returning the key), ``q`` too."""
+
+    BINDINGS: ClassVar[list[BindingType]] = []
+
+    def __init__(self, lines: Sequence[str | Text], closing: str = "Press Enter to go on.") -> None:
+        super().__init__()
+        self.lines = lines
+        self.closing = closing
+
+    def compose(self) -> ComposeResult:
+        body = Text()
+        for line in self.lines:
+            body.append_text(line if isinstance(line, Text) else Text(line))
+            body.append("\n")
+        body.append(self.closing, style="dim")
+        yield Static(body, classes="dialog")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(event.key)
+
+    def on_click(self, event: events.Click) -> None:
+        self.dismiss("click")
+
+
+class PastonApp(App[Outcome]):
+    """The game on a full screen (see the module's docstring)."""
+
+    CSS = CSS
+    TITLE = "Paston"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "←", show=False),
+        Binding("right", "move(1)", "→", show=False),
+        Binding("enter", "choose", "play", show=False),
+        Binding("h", "hint", "hint"),
+        Binding("l", "last_trick", "last trick"),
+        Binding("s", "sheet", "score"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit_game", "save & quit"),
+        Binding("ctrl+c", "quit_game", "save & quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        session: GameSession,
+        *,
+        delay: float = 0.6,
+        forced_delay: float = 0.8,
+        four_colour: bool = False,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay  # between computer players' moves
+        self.forced_delay = forced_delay  # before a person's only choice is played for them
+        self.four_colour = four_colour
+        people = sorted(session.people)
+        self.shown = people[0]  # the seat whose view is on the screen
+        self.selected = 0
+        self.marked: set[int] = set()  # the cards chosen for a discard
+        self.choices: list[Action] = []
+        self.cards: list[Card] = []  # the hand, as shown
+        self.busy = False  # a computer player is thinking, or a dialog is open
+        self.message = ""
+
+    # --- layout -----------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="opponents"):
+            yield Static(id="seat-a", classes="seat")
+            yield Static(id="seat-b", classes="seat")
+        with Horizontal(id="middle"):
+            yield Static(id="trick")
+            yield Static(id="score")
+        yield RichLog(id="log", markup=False, wrap=True, max_lines=200)
+        with Vertical(id="you"):
+            yield Horizontal(id="hand")
+        yield Horizontal(id="choices")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.session.deal_on()
+        self.note(
+            f"You are {self.session.names[self.shown]}. Game to {self.session.match.rules.target}. "
+            "Press ? for help."
+        )
+        self.advance()
+
+    # --- the flow ---------------------------------------------------------------------
+    def advance(self) -> None:
+        """Show the table and wait for the next move: a person's, or a computer's."""
+        session = self.session
+        seat = session.waiting_for
+        if seat is None:
+            self.draw()
+            self.game_over()
+            return
+        if seat in session.people:
+            if seat != self.shown and len(session.people) > 1:
+                self.cover(seat)
+                return
+            self.shown = seat
+            self.offer(session.view(seat))
+            self.draw()
+            if len(self.choices) == 1 and not self.cards_to_mark():
+                self.busy = True
+                self.message = f"Only one choice: {self.choices[0].pretty()}"
+                self.draw()
+                self.after(self.forced_delay, lambda: self.move_person(self.choices[0]))
+            return
+        self.choices = []
+        self.draw()
+        self.busy = True
+        self.after(self.delay, self.computer_moves)
+
+    def after(self, seconds: float, callback: Callable[[], object]) -> None:
+        """Call ``callback`` after ``seconds`` (at once, from the event loop, for 0)."""
+        if seconds > 0:
+            self.set_timer(seconds, callback)
+        else:
+            self.call_later(callback)
+
+    def cover(self, seat: int) -> None:
+        """People share the keyboard: hide the hand until the next one is ready."""
+        self.choices, self.cards = [], []
+        self.busy = True
+        name = self.session.names[seat]
+        self.query_one("#hand", Horizontal).remove_children()
+        self.query_one("#choices", Horizontal).remove_children()
+
+        def ready(_: str | None) -> None:
+            self.shown = seat
+            self.busy = False
+            self.advance()
+
+        self.push_screen(
+            Dialog(
+                [f"Pass the keyboard to {name}, then press Enter.", "(The hand stays hidden until then.)"], ""
+            ),
+            ready,
+        )
+
+    @work(thread=True, exclusive=True, group="computer")
+    def computer_moves(self) -> None:
+        seat, action, index = self.session.computer_move()
+        self.call_from_thread(self.moved, seat, action, index)
+
+    def move_person(self, action: Action) -> None:
+        seat = self.session.waiting_for
+        if seat is None or seat not in self.session.people:
+            return
+        try:
+            index = self.session.play(seat, action)
+        except IllegalActionError as err:  # the screen offers legal choices only; kept as a guard
+            self.message = str(err)
+            self.busy = False
+            self.draw()
+            return
+        self.moved(seat, action, index)
+
+    def moved(self, seat: int, action: Action, index: int) -> None:
+        """After any move: say it, then end the deal or go on."""
+        self.busy = False
+        self.message = ""
+        self.marked = set()
+        self.selected = 0
+        self.report(seat, action, index)
+        deal = self.session.match.deals[index]
+        if deal.is_over:
+            self.draw()
+            self.end_of_deal(index)
+            return
+        self.advance()
+
+    def end_of_deal(self, index: int) -> None:
+        match = self.session.match
+        deal = match.deals[index]
+        names = self.session.names
+        if deal.redeal is not None:
+            lines: list[str | Text] = [f"{deal.redeal.text} — the same dealer deals again."]
+        else:
+            lines = list(summary_lines(deal_summary(match, index), names, target=match.rules.target))
+            totals = match.deal_totals[index]
+            assert totals is not None
+            lines.append("Totals: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(3)))
+        self.busy = True
+
+        def next_deal(key: str | None) -> None:
+            self.busy = False
+            if key == "q":
+                self.action_quit_game()
+                return
+            self.session.deal_on()
+            if not match.is_over:
+                self.note(f"Deal {match.completed_deals + 1}: {names[match.deals[-1].dealer]} deals.")
+            self.advance()
+
+        closing = (
+            "Press Enter for the next deal, q to save and quit." if not match.is_over else "Press Enter."
+        )
+        self.push_screen(Dialog([f"Deal {index + 1} is over.", *lines], closing), next_deal)
+
+    def game_over(self) -> None:
+        match = self.session.match
+        names = self.session.names
+        self.session.save()
+        who = " and ".join(names[s] for s in match.winners)
+        lines: list[str | Text] = [
+            f"Game over: {who} {'share the victory' if len(match.winners) > 1 else 'wins'}.",
+            "Final totals: " + ", ".join(f"{names[s]} {match.totals[s]}" for s in range(3)),
+            f"The game record is saved to {self.session.out}.",
+        ]
+        self.busy = True
+        self.push_screen(
+            Dialog(lines, "Press any key to leave."), lambda _: self.exit(Outcome(finished=True))
+        )
+
+    # --- what the person may do --------------------------------------------------------
+    def offer(self, view: DealView) -> None:
+        self.cards = by_suit(view.hand)
+        if view.phase is Phase.DISCARD:
+            self.choices = []
+        else:
+            self.choices = list(view.legal_actions)
+        self.selected = min(self.selected, max(len(self.options()) - 1, 0))
+
+    def cards_to_mark(self) -> bool:
+        """Whether the person picks two cards to discard (the hand is the choice)."""
+        seat = self.session.waiting_for
+        return (
+            seat is not None
+            and seat in self.session.people
+            and self.session.view(seat).phase is Phase.DISCARD
+        )
+
+    def plays_cards(self) -> bool:
+        return bool(self.choices) and all(a.kind is Kind.PLAY for a in self.choices)
+
+    def options(self) -> list[object]:
+        """What the keys number: the hand's cards (card play, discard) or the actions."""
+        if self.cards_to_mark() or self.plays_cards():
+            return list(self.cards)
+        return list(self.choices)
+
+    def pick(self, index: int) -> None:
+        """The person chose the ``index``-th option (a key, a click, Enter)."""
+        if self.busy or self.session.waiting_for not in self.session.people:
+            return
+        options = self.options()
+        if not 0 <= index < len(options):
+            return
+        self.selected = index
+        if self.cards_to_mark():
+            card = self.cards[index]
+            self.marked ^= {card.index}
+            if len(self.marked) == 2:
+                first, second = sorted(self.marked)
+                self.move_person(Action.discard(first, second))
+                return
+            self.draw()
+            return
+        if self.plays_cards():
+            card = self.cards[index]
+            action = Action.play(card)
+            if action not in self.choices:
+                error = self.session.check(self.shown, action)
+                self.message = for_person(error, self.session.names) if error else f"not {card.pretty()} now"
+                self.bell()
+                self.draw()
+                return
+            self.move_person(action)
+            return
+        self.move_person(self.choices[index])
+
+    def on_key(self, event: events.Key) -> None:
+        if (
+            event.character is not None
+            and event.character in KEYS
+            and not isinstance(self.screen, ModalScreen)
+        ):
+            event.stop()
+            self.pick(KEYS.index(event.character))
+
+    def action_move(self, step: int) -> None:
+        options = self.options()
+        if options and not self.busy:
+            self.selected = (self.selected + step) % len(options)
+            self.draw()
+
+    def action_choose(self) -> None:
+        self.pick(self.selected)
+
+    # --- the other keys -----------------------------------------------------------------
+    def action_help(self) -> None:
+        lines: list[str | Text] = [
+            "Play with the number under a card or before a choice (0 is the tenth; - and = the",
+            "11th and 12th card when you discard), with ←/→ and Enter, or with the mouse.",
+            "h: a hint from the computer's analysis of your view   l: the last trick",
+            "s: the score sheet   q: save the game and quit (paston play --resume FILE goes on)",
+            "",
+            *ladder_lines(),
+        ]
+        self.push_screen(Dialog(lines))
+
+    def action_last_trick(self) -> None:
+        view = self.session.view(self.shown)
+        if not view.completed_tricks:
+            self.push_screen(Dialog(["No trick has been taken yet in this deal."]))
+            return
+        last = view.completed_tricks[-1]
+        line = Text("Last trick: ")
+        for i, (seat, card) in enumerate(last.plays):
+            line.append(("" if i == 0 else ", ") + f"{self.session.names[seat]} ")
+            line.append_text(card_text(card, four_colour=self.four_colour))
+        line.append(f" → {self.session.names[last.winner]} takes it.")
+        self.push_screen(Dialog([line]))
+
+    def action_sheet(self) -> None:
+        match = self.session.match
+        names = self.session.names
+        lines: list[str | Text] = ["Deal  " + "".join(f"{n[:14]:>16}" for n in names)]
+        for i, totals in enumerate(match.deal_totals):
+            if totals is not None:
+                lines.append(f"{i + 1:>4}  " + "".join(f"{t:>16}" for t in totals))
+        lines.append("Totals" + "".join(f"{t:>16}" for t in match.totals))
+        lines.append(f"Game to {match.rules.target}.")
+        self.push_screen(Dialog(lines))
+
+    def action_hint(self) -> None:
+        seat = self.session.waiting_for
+        if seat is None or seat not in self.session.people or self.busy:
+            self.message = "A hint is for your own decision, when it is your turn."
+            self.draw()
+            return
+        self.message = "Thinking about your options…"
+        self.draw()
+        self.hint_for(self.session.view(seat))
+
+    @work(thread=True, exclusive=True, group="hint")
+    def hint_for(self, view: DealView) -> None:
+        hint = explain(view, level=1)
+        lines: list[str | Text] = [
+            f"Your options, best first (from your view only, {hint.worlds} sampled deals):"
+        ]
+        for rank, option in enumerate(hint.options[:10], start=1):
+            best = "  ◀ best" if rank == 1 else ""
+            tricks = "" if option.tricks is None else f"   {option.tricks:.1f} tricks"
+            lines.append(
+                f"  {rank:>2}. {option.action.pretty():<24} {option.score:+7.2f} points{tricks}{best}"
+            )
+        self.call_from_thread(self._show_hint, lines)
+
+    def _show_hint(self, lines: list[str | Text]) -> None:
+        self.message = ""
+        self.draw()
+        self.push_screen(Dialog(lines))
+
+    def action_quit_game(self) -> None:
+        self.session.save()
+        self.exit(Outcome(finished=self.session.match.is_over))
+
+    # --- drawing ----------------------------------------------------------------------
+    def note(self, text: str) -> None:
+        self.query_one("#log", RichLog).write(text)
+
+    def report(self, seat: int, action: Action, index: int) -> None:
+        names = self.session.names
+        if action.kind is Kind.PLAY:
+            deal = self.session.match.deals[index]
+            view = deal.view(self.shown)
+            if not view.current_trick and view.completed_tricks:
+                trick = view.completed_tricks[-1]
+                self.note(
+                    f"Trick {len(view.completed_tricks)}: "
+                    + ", ".join(f"{names[s]} {c.pretty()}" for s, c in trick.plays)
+                    + f" → {names[trick.winner]}"
+                )
+            return
+        if action.kind is Kind.DISCARD:
+            self.note(f"{names[seat]} takes the prikup and discards two cards.")
+            return
+        self.note(f"{names[seat]}: {action.pretty()}")
+
+    def draw(self) -> None:
+        session = self.session
+        match = session.match
+        if not match.deals:
+            return
+        view = session.view(self.shown)
+        seat_to_move = session.waiting_for
+        left, right = (self.shown + 1) % 3, (self.shown + 2) % 3
+        self.query_one("#status", Static).update(self.status_line(view))
+        for widget_id, seat in (("#seat-a", left), ("#seat-b", right)):
+            widget = self.query_one(widget_id, Static)
+            widget.set_class(seat == seat_to_move, "turn")
+            widget.update(self.seat_text(view, seat))
+        self.query_one("#trick", Static).update(self.trick_text(view, left, right))
+        self.query_one("#score", Static).update(self.score_text())
+        you = self.query_one("#you", Vertical)
+        you.set_class(self.shown == seat_to_move, "turn")
+        you.border_title = self.seat_title(view, self.shown)
+        self.draw_hand(view)
+        self.draw_choices()
+
+    def status_line(self, view: DealView) -> Text:
+        match = self.session.match
+        names = self.session.names
+        text = Text(f"Deal {len(match.deals)} · {names[view.dealer]} deals · game to {match.rules.target}")
+        if view.contract is not None and view.declarer is not None:
+            text.append(" │ ")
+            text.append(f"{names[view.declarer]} plays {view.contract.pretty()}", style="bold")
+            text.append(f" · trump {'♠♣♦♥'[view.contract.trump_suit]}")
+        elif view.high_bid is not None:
+            text.append(f" │ highest bid {view.high_bid.pretty()}")
+        if self.message:
+            text.append(f" │ {self.message}", style="bold yellow")
+        return text
+
+    def seat_title(self, view: DealView, seat: int) -> str:
+        role = role_of(seat_role(view, seat), needs(view, seat), view.tricks[seat])
+        dealer = " · dealer" if seat == view.dealer else ""
+        return f"{self.session.names[seat]} · {role}{dealer}"
+
+    def seat_text(self, view: DealView, seat: int) -> Text:
+        """An opponent: name (and dealer), then role and tricks, what it said, its cards' backs."""
+        name = self.session.names[seat]
+        text = Text(name, style="bold")
+        if seat == view.dealer:
+            text.append(" · dealer")
+        if seat == self.session.waiting_for:
+            text.append(" ◀ to move", style="bold yellow")
+        text.append("\n" + role_of(seat_role(view, seat), needs(view, seat), view.tricks[seat]))
+        said = last_said(view, seat) if view.phase < Phase.PLAY else None
+        if said:
+            text.append(f" “{said}”")
+        size = view.hand_sizes[seat]
+        text.append(f"  {fan(size)} {size}", style="dim")
+        text.truncate(200)
+        return text
+
+    def trick_text(self, view: DealView, left: int, right: int) -> Text:
+        names = self.session.names
+        plays = dict(view.current_trick)
+        winner = None
+        title = f"Trick {len(view.completed_tricks) + 1}"
+        if not plays and view.completed_tricks and view.phase in (Phase.PLAY, Phase.OVER):
+            last = view.completed_tricks[-1]
+            plays, winner = dict(last.plays), last.winner
+            title = f"Trick {len(view.completed_tricks)} → {names[winner]}"
+        if view.phase < Phase.PLAY:
+            phase_words = {
+                Phase.AUCTION: "The auction",
+                Phase.DISCARD: "The prikup",
+                Phase.TRUMP: "Naming trump",
+                Phase.DEFENCE: "Whist or pass",
+            }
+            text = Text(phase_words.get(view.phase, ""), style="bold")
+            if view.prikup is not None:
+                text.append("\nPrikup: ")
+                text.append_text(cards_text(view.prikup, four_colour=self.four_colour))
+            return text
+        text = Text(title, style="bold")
+
+        def cell(seat: int) -> Text:
+            out = Text(f"{names[seat][:12]}: ")
+            if seat in plays:
+                out.append_text(card_text(plays[seat], four_colour=self.four_colour))
+                if seat == winner:
+                    out.append(" ✓", style="bold green")
+            else:
+                out.append("·", style="dim")
+            return out
+
+        text.append("\n")
+        text.append_text(cell(left))
+        text.append("    ")
+        text.append_text(cell(right))
+        text.append("\n\n          ")
+        text.append_text(cell(self.shown))
+        return text
+
+    def score_text(self) -> Text:
+        match = self.session.match
+        names = self.session.names
+        text = Text("Score", style="bold")
+        leader = max(match.totals)
+        for s in range(3):
+            style = "bold green" if match.totals[s] == leader and leader > 0 else ""
+            text.append(f"\n{names[s][:18]:<19}{match.totals[s]:>6}", style=style)
+        text.append(f"\n{match.completed_deals} deals · to {match.rules.target}", style="dim")
+        return text
+
+    def draw_hand(self, view: DealView) -> None:
+        hand = self.query_one("#hand", Horizontal)
+        hand.remove_children()
+        numbered = self.cards_to_mark() or self.plays_cards()
+        legal = {a.cards[0].index for a in self.choices if a.kind is Kind.PLAY}
+        chips: list[Static] = []
+        for i, card in enumerate(self.cards):
+            label = card_text(card, four_colour=self.four_colour)
+            if card.index in self.marked:
+                label.stylize("underline")
+            enabled = numbered and (self.cards_to_mark() or card.index in legal)
+            chips.append(
+                Chip(
+                    i if numbered else len(KEYS),
+                    label,
+                    enabled=enabled,
+                    selected=numbered and i == self.selected,
+                    action=False,
+                )
+            )
+        if not chips and view.hand_sizes[self.shown] == 0:
+            chips.append(Static("(no cards)"))
+        hand.mount_all(chips)
+
+    def draw_choices(self) -> None:
+        bar = self.query_one("#choices", Horizontal)
+        bar.remove_children()
+        if self.cards_to_mark():
+            chosen = " ".join(Card(c).pretty() for c in sorted(self.marked)) or "none yet"
+            bar.mount(Static(f"Choose two cards to discard (their numbers): {chosen}"))
+            return
+        if self.plays_cards() or not self.choices or self.busy:
+            return
+        bar.mount_all(
+            Chip(i, Text(a.pretty()), enabled=True, selected=i == self.selected, action=True)
+            for i, a in enumerate(self.choices)
+        )
+
+
+def run_app(session: GameSession, **options: float | bool) -> Outcome:
+    """Run the app until the game ends or the person quits; the record is saved either way."""
+    app = PastonApp(session, **options)  # type: ignore[arg-type]
+    try:
+        outcome = app.run()
+    finally:
+        session.save()
+    return outcome if outcome is not None else Outcome(finished=session.match.is_over)

@@ -1,0 +1,294 @@
+"""The full-screen terminal app (paston.tui), driven by Textual's pilot: whole deals by
+keyboard and mouse, the record saved, nothing hidden shown, people sharing a keyboard,
+the forced choice, help, and the layout at 80×24."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from paston.bots import make_player
+from paston.cards import Card
+from paston.match import Match
+from paston.phases import Phase
+from paston.record import iter_file
+from paston.rules import Rules
+from paston.tui.app import KEYS, Chip, Dialog, Outcome, PastonApp
+from paston.tui.session import GameSession
+
+CARD = re.compile(r"(?<![\w])(10|[789JQKA])([♠♣♦♥])")
+
+
+def session(
+    tmp_path: Path, seed: int, people: frozenset[int] = frozenset({0}), target: int = 121
+) -> GameSession:
+    names = ["Ana", "Bo", "Cy"]
+    bots = {s: make_player("random", seed=seed + s) for s in range(3) if s not in people}
+    for s in bots:
+        names[s] = f"random ({s})"
+    match = Match(first_dealer=seed % 3, seats=tuple(names), rules=Rules(target=target))  # type: ignore[arg-type]
+    return GameSession(match, people, bots, tmp_path / "game.json", random.Random(seed))
+
+
+def run(
+    app: PastonApp, body: Callable[[Pilot[Outcome]], Awaitable[None]], size: tuple[int, int] = (80, 24)
+) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause(0.05)
+            await body(pilot)
+
+    asyncio.run(main())
+
+
+def legal_key(app: PastonApp) -> str | None:
+    """The key of a legal option now (the first), or ``None`` when it is not a person's turn."""
+    if app.busy or app.session.waiting_for not in app.session.people:
+        return None
+    if app.cards_to_mark():
+        return KEYS[0] if not app.marked else KEYS[1]
+    if app.plays_cards():
+        legal = {a.cards[0] for a in app.choices}
+        return next(KEYS[i] for i, card in enumerate(app.cards) if card in legal)
+    return KEYS[0] if app.choices else None
+
+
+def screen_text(app: PastonApp) -> str:
+    """Everything the main screen shows: its texts, the log and the titles."""
+    parts = []
+    for widget in app.screen_stack[0].query(Static):
+        content = widget.content
+        parts.append(content.plain if isinstance(content, Text) else str(content))
+        if widget.border_title:
+            parts.append(str(widget.border_title))
+    for log in app.screen_stack[0].query(RichLog):
+        parts.extend(strip.text for strip in log.lines)
+    return "\n".join(parts)
+
+
+async def wait_idle(pilot: Pilot[Outcome], app: PastonApp) -> None:
+    for _ in range(200):
+        await pilot.pause(0.01)
+        if not app.busy or isinstance(app.screen, Dialog):
+            return
+
+
+async def play_until(
+    pilot: Pilot[Outcome], app: PastonApp, done: Callable[[], bool], check: Callable[[], None] | None = None
+) -> None:
+    for _ in range(400):
+        await wait_idle(pilot, app)
+        if done():
+            return
+        if isinstance(app.screen, Dialog):
+            await pilot.press("enter")
+            continue
+        if check is not None:
+            check()
+        key = legal_key(app)
+        if key is not None:
+            await pilot.press(key)
+    raise AssertionError("the game did not get there")
+
+
+def test_a_whole_deal_is_played_by_keyboard_and_its_record_saved(tmp_path: Path) -> None:
+    game = session(tmp_path, 7)
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await play_until(pilot, app, lambda: isinstance(app.screen, Dialog) and game.match.deals[0].is_over)
+        assert "Deal 1 is over." in str(app.screen.lines[0])  # type: ignore[attr-defined]
+
+    run(app, body)
+    saved = list(iter_file(game.out))
+    assert len(saved) == 1 and isinstance(saved[0], Match)
+    assert saved[0].deals[0].events == game.match.deals[0].events
+
+
+def test_the_screen_never_shows_a_card_the_seat_may_not_see(tmp_path: Path) -> None:
+    game = session(tmp_path, 11)
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+    checked = 0
+
+    def check() -> None:
+        nonlocal checked
+        view = game.view(0)
+        if view.phase is Phase.OVER:
+            return
+        allowed = set(view.hand) | set(view.played) | {c for _, c in view.current_trick}
+        allowed |= set(view.prikup or ()) | set(view.discard or ())
+        for trick in view.completed_tricks:
+            allowed |= {c for _, c in trick.plays}
+        shown = {Card.parse(rank + suit) for rank, suit in CARD.findall(screen_text(app))}
+        assert shown <= allowed, (
+            f"shown but hidden from seat 0: {sorted(c.pretty() for c in shown - allowed)}"
+        )
+        checked += 1
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await play_until(pilot, app, lambda: game.match.completed_deals >= 2, check)
+
+    run(app, body)
+    assert checked > 10
+
+
+def test_a_click_on_a_card_plays_it(tmp_path: Path) -> None:
+    game = session(tmp_path, 3)
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await play_until(pilot, app, lambda: app.plays_cards() and len(app.choices) > 1)
+        before = len(game.match.deals[-1].events)
+        legal = {a.cards[0] for a in app.choices}
+        chip = next(c for c in app.query(Chip) if c.enabled and app.cards[c.index] in legal)
+        card = app.cards[chip.index]
+        assert await pilot.click(chip)
+        await wait_idle(pilot, app)
+        events = game.match.deals[-1].events
+        assert len(events) > before and events[before][1].cards == (card,)
+
+    run(app, body)
+
+
+def test_arrows_and_enter_choose_too(tmp_path: Path) -> None:
+    game = session(tmp_path, 5)
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await play_until(pilot, app, lambda: not app.busy and len(app.choices) > 1 and not app.plays_cards())
+        await pilot.press("right")
+        chosen = app.choices[app.selected]
+        assert app.selected == 1
+        before = len(game.match.deals[-1].events)
+        await pilot.press("enter")
+        await wait_idle(pilot, app)
+        assert game.match.deals[-1].events[before][1] == chosen
+
+    run(app, body)
+
+
+def test_q_saves_an_unfinished_game(tmp_path: Path) -> None:
+    game = session(tmp_path, 9)
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await play_until(
+            pilot, app, lambda: game.view(0).phase is Phase.PLAY and len(game.view(0).completed_tricks) >= 2
+        )
+        await pilot.press("q")
+
+    run(app, body)
+    assert app.return_value == Outcome(finished=False)
+    saved = list(iter_file(game.out))
+    assert isinstance(saved[0], Match) and not saved[0].is_over
+    assert saved[0].deals[-1].events == game.match.deals[-1].events
+
+
+def test_people_sharing_a_keyboard_get_a_cover_between_turns(tmp_path: Path) -> None:
+    game = session(tmp_path, 4, people=frozenset({0, 1}))
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+    covers = 0
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        nonlocal covers
+        for _ in range(200):
+            await wait_idle(pilot, app)
+            if game.match.completed_deals >= 1:
+                return
+            if isinstance(app.screen, Dialog) and "Pass the keyboard" in str(app.screen.lines[0]):
+                covers += 1
+                assert not list(app.screen_stack[0].query(Chip)), "the hand shows under the cover"
+                seat = game.waiting_for
+                assert seat is not None and seat != app.shown
+                assert game.names[seat] in str(app.screen.lines[0])
+                await pilot.press("enter")
+                await wait_idle(pilot, app)
+                assert app.shown == seat
+                continue
+            if isinstance(app.screen, Dialog):
+                await pilot.press("enter")
+                continue
+            key = legal_key(app)
+            if key is not None:
+                await pilot.press(key)
+
+    run(app, body)
+    assert covers >= 2
+
+
+def test_an_only_choice_is_played_for_the_person_after_a_pause(tmp_path: Path) -> None:
+    game = session(tmp_path, 2)
+    app = PastonApp(game, delay=0.0, forced_delay=0.15)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        def one_choice() -> bool:
+            return (
+                game.waiting_for == 0
+                and len(game.view(0).legal_actions) == 1
+                and game.view(0).phase is Phase.PLAY
+            )
+
+        for _ in range(400):
+            await pilot.pause(0.01)
+            if one_choice():
+                break
+            if isinstance(app.screen, Dialog):
+                await pilot.press("enter")
+                continue
+            key = legal_key(app)
+            if key is not None and len(game.view(0).legal_actions) > 1:
+                await pilot.press(key)
+        assert one_choice()
+        before = len(game.match.deals[-1].events)
+        await pilot.pause(0.5)  # no key pressed
+        assert len(game.match.deals[-1].events) > before
+
+    run(app, body)
+
+
+def test_help_explains_the_ladders_words(tmp_path: Path) -> None:
+    app = PastonApp(session(tmp_path, 1), delay=0.0, forced_delay=0.0)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, Dialog)
+        text = "\n".join(str(line) for line in app.screen.lines)
+        for word in ("paston", "glitch", "dineri", "gupa", "paston grkha", "× 4"):
+            assert word in text
+        await pilot.press("enter")
+        await pilot.pause(0.05)
+        assert not isinstance(app.screen, Dialog)
+
+    run(app, body)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_table_fits_the_terminal(tmp_path: Path, size: tuple[int, int]) -> None:
+    game = session(tmp_path, 6)
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await play_until(pilot, app, lambda: app.plays_cards() and len(app.choices) > 1)
+        width, height = size
+        for selector in ("#status", "#seat-a", "#seat-b", "#trick", "#score", "#you", "#choices"):
+            region = app.query_one(selector).region
+            assert region.x >= 0 and region.right <= width and region.bottom <= height - 1, (selector, region)
+        chips = list(app.query(Chip))
+        assert len(chips) == len(game.view(0).hand)
+        assert all(
+            c.region.right <= width and c.region.bottom <= height - 1 and c.region.height > 0 for c in chips
+        )
+
+    run(app, body, size)
