@@ -134,7 +134,7 @@ def test_armenian_has_one_word_for_a_trick() -> None:
 @pytest.mark.parametrize("lang", ["hy", "ru"])
 def test_armenian_and_russian_write_the_games_words_in_their_letters(lang: str) -> None:
     latin = re.compile(r"(?<![\w/])(paston|glitch|dineri|gupa|grkha|prikup|whist)(?![\w/])", re.I)
-    command = re.compile(r"paston-sheet/1|paston (?:verify|sheet \w+)")  # commands and formats as typed
+    command = re.compile(r"paston-sheet/1|paston (?:verify|play|sheet \w+)")  # commands and formats as typed
     bare = {k: re.sub(r"\{\w+\}", "", command.sub("", v)) for k, v in strings(lang).items()}
     found = {k: v for k, v in bare.items() if latin.search(v)}
     assert found == {}

@@ -26,6 +26,7 @@ from paston.record import iter_file
 from paston.rules import Rules
 from paston.tui.app import KEYS, Chip, Dialog, Outcome, PastonApp
 from paston.tui.session import GameSession
+from paston.tui.words import Words
 
 CARD = re.compile(r"(?<![\w])(10|[789JQKA])([♠♣♦♥])")
 
@@ -108,7 +109,7 @@ def test_a_whole_deal_is_played_by_keyboard_and_its_record_saved(tmp_path: Path)
 
     async def body(pilot: Pilot[Outcome]) -> None:
         await play_until(pilot, app, lambda: isinstance(app.screen, Dialog) and game.match.deals[0].is_over)
-        assert "Deal 1 is over." in str(app.screen.lines[0])  # type: ignore[attr-defined]
+        assert str(app.screen.lines[0]) == "Deal 1 is over"  # type: ignore[attr-defined]
 
     run(app, body)
     saved = list(iter_file(game.out))
@@ -292,3 +293,39 @@ def test_the_table_fits_the_terminal(tmp_path: Path, size: tuple[int, int]) -> N
         )
 
     run(app, body, size)
+
+
+def test_every_word_the_terminal_uses_is_in_every_language() -> None:
+    """The keys the app and its drawing ask for exist in the web client's translations,
+    in all five languages (no second copy of the strings)."""
+    source = "".join(
+        (Path(__file__).parents[1] / "src" / "paston" / "tui" / f).read_text()
+        for f in ("app.py", "look.py", "words.py")
+    )
+    used = set(re.findall(r"""words\(\s*["']([\w-]+)["']""", source))
+    used |= set(re.findall(r"""\("(term_key_\w+)"\)""", source))
+    used -= {"en", "hy", "ru", "es", "ja"}  # words("en"): the table of a language, not a key
+    assert len(used) > 30, used
+    for lang in ("en", "hy", "ru", "es", "ja"):
+        missing = used - set(Words(lang).strings)
+        assert not missing, (lang, missing)
+
+
+def test_the_table_speaks_russian_with_its_ranks_and_words(tmp_path: Path) -> None:
+    game = session(tmp_path, 8)
+    app = PastonApp(game, delay=0.0, forced_delay=0.0, words=Words("ru"))
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await play_until(pilot, app, lambda: app.plays_cards() and len(app.choices) > 1)
+        text = screen_text(app)
+        assert "Раздача" in text and "Очки" in text and "подсказка" in text
+        hand = "".join(Words("ru").card(c) for c in game.view(0).hand)
+        assert all(letter not in hand for letter in "AKQJ")  # Т К Д В
+        await pilot.press("question_mark")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, Dialog)
+        shown = "\n".join(str(line) for line in app.screen.lines)
+        for word in ("пастон", "глитч", "динери", "гупа", "пастон грха", "вист"):
+            assert word in shown
+
+    run(app, body)

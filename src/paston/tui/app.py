@@ -23,13 +23,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from paston.actions import Action, Kind
 from paston.bots.explain import explain
 from paston.cards import Card
-from paston.cli.terminal import for_person
-from paston.cli.text import summary_lines
 from paston.errors import IllegalActionError
 from paston.phases import Phase
 from paston.summary import deal_summary
@@ -37,6 +35,7 @@ from paston.tui.look import (
     by_suit,
     card_text,
     cards_text,
+    deal_end_lines,
     fan,
     ladder_lines,
     last_said,
@@ -45,6 +44,7 @@ from paston.tui.look import (
     seat_role,
 )
 from paston.tui.session import GameSession
+from paston.tui.words import Words
 from paston.views import DealView
 
 __all__ = ["KEYS", "Outcome", "PastonApp"]
@@ -69,6 +69,7 @@ Screen { layout: vertical; }
 #you.turn { border: round $warning; }
 #hand { height: 2; }
 #choices { height: 1; padding: 0 1; }
+#keys { height: 1; background: $boost; }
 .chip { width: auto; height: 2; padding: 0 1 0 0; }
 .chip.action { height: 1; padding: 0 2 0 0; }
 ModalScreen { align: center middle; }
@@ -118,7 +119,7 @@ class Dialog(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = []
 
-    def __init__(self, lines: Sequence[str | Text], closing: str = "Press Enter to go on.") -> None:
+    def __init__(self, lines: Sequence[str | Text], closing: str) -> None:
         super().__init__()
         self.lines = lines
         self.closing = closing
@@ -148,11 +149,11 @@ class PastonApp(App[Outcome]):
         Binding("left", "move(-1)", "←", show=False),
         Binding("right", "move(1)", "→", show=False),
         Binding("enter", "choose", "play", show=False),
-        Binding("h", "hint", "hint"),
-        Binding("l", "last_trick", "last trick"),
-        Binding("s", "sheet", "score"),
-        Binding("question_mark", "help", "help"),
-        Binding("q", "quit_game", "save & quit"),
+        Binding("h", "hint", "hint", show=False),
+        Binding("l", "last_trick", "last trick", show=False),
+        Binding("s", "sheet", "score", show=False),
+        Binding("question_mark", "help", "help", show=False),
+        Binding("q", "quit_game", "save & quit", show=False),
         Binding("ctrl+c", "quit_game", "save & quit", show=False, priority=True),
     ]
 
@@ -163,8 +164,10 @@ class PastonApp(App[Outcome]):
         delay: float = 0.6,
         forced_delay: float = 0.8,
         four_colour: bool = False,
+        words: Words | None = None,
     ) -> None:
         super().__init__()
+        self.words = words or Words("en")
         self.session = session
         self.delay = delay  # between computer players' moves
         self.forced_delay = forced_delay  # before a person's only choice is played for them
@@ -191,13 +194,15 @@ class PastonApp(App[Outcome]):
         with Vertical(id="you"):
             yield Horizontal(id="hand")
         yield Horizontal(id="choices")
-        yield Footer()
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         self.session.deal_on()
+        self.query_one("#keys", Static).update(self.keys_line())
         self.note(
-            f"You are {self.session.names[self.shown]}. Game to {self.session.match.rules.target}. "
-            "Press ? for help."
+            self.words(
+                "term_youAre", name=self.session.names[self.shown], target=self.session.match.rules.target
+            )
         )
         self.advance()
 
@@ -219,7 +224,8 @@ class PastonApp(App[Outcome]):
             self.draw()
             if len(self.choices) == 1 and not self.cards_to_mark():
                 self.busy = True
-                self.message = f"Only one choice: {self.choices[0].pretty()}"
+                only = self.words.action(self.choices[0], self.session.view(seat).phase)
+                self.message = self.words("term_onlyChoice", action=only)
                 self.draw()
                 self.after(self.forced_delay, lambda: self.move_person(self.choices[0]))
             return
@@ -249,9 +255,7 @@ class PastonApp(App[Outcome]):
             self.advance()
 
         self.push_screen(
-            Dialog(
-                [f"Pass the keyboard to {name}, then press Enter.", "(The hand stays hidden until then.)"], ""
-            ),
+            Dialog([self.words("term_cover", name=name), self.words("term_coverNote")], ""),
             ready,
         )
 
@@ -291,13 +295,13 @@ class PastonApp(App[Outcome]):
         match = self.session.match
         deal = match.deals[index]
         names = self.session.names
-        if deal.redeal is not None:
-            lines: list[str | Text] = [f"{deal.redeal.text} — the same dealer deals again."]
-        else:
-            lines = list(summary_lines(deal_summary(match, index), names, target=match.rules.target))
-            totals = match.deal_totals[index]
-            assert totals is not None
-            lines.append("Totals: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(3)))
+        words = self.words
+        lines: list[str | Text] = list(
+            deal_end_lines(deal_summary(match, index), names, words, match.rules.target)
+        )
+        totals = match.deal_totals[index]
+        if deal.redeal is None and totals is not None:
+            lines.append(words("endTotal") + ": " + ", ".join(f"{names[s]} {totals[s]}" for s in range(3)))
         self.busy = True
 
         def next_deal(key: str | None) -> None:
@@ -307,28 +311,26 @@ class PastonApp(App[Outcome]):
                 return
             self.session.deal_on()
             if not match.is_over:
-                self.note(f"Deal {match.completed_deals + 1}: {names[match.deals[-1].dealer]} deals.")
+                self.note(words("term_nextDealBy", n=len(match.deals), name=names[match.deals[-1].dealer]))
             self.advance()
 
-        closing = (
-            "Press Enter for the next deal, q to save and quit." if not match.is_over else "Press Enter."
-        )
-        self.push_screen(Dialog([f"Deal {index + 1} is over.", *lines], closing), next_deal)
+        closing = words("term_enterNext") if not match.is_over else words("term_enter")
+        self.push_screen(Dialog([words("endTitle", n=index + 1), *lines], closing), next_deal)
 
     def game_over(self) -> None:
         match = self.session.match
         names = self.session.names
         self.session.save()
-        who = " and ".join(names[s] for s in match.winners)
+        words = self.words
+        who = words("log_and").join(names[s] for s in match.winners)
+        totals = ", ".join(f"{names[s]} {match.totals[s]}" for s in range(3))
         lines: list[str | Text] = [
-            f"Game over: {who} {'share the victory' if len(match.winners) > 1 else 'wins'}.",
-            "Final totals: " + ", ".join(f"{names[s]} {match.totals[s]}" for s in range(3)),
-            f"The game record is saved to {self.session.out}.",
+            words("winnersShare" if len(match.winners) > 1 else "winnerWins", names=who),
+            words("term_finalTotals", totals=totals),
+            words("term_saved", file=self.session.out),
         ]
         self.busy = True
-        self.push_screen(
-            Dialog(lines, "Press any key to leave."), lambda _: self.exit(Outcome(finished=True))
-        )
+        self.push_screen(Dialog(lines, words("term_anyKey")), lambda _: self.exit(Outcome(finished=True)))
 
     # --- what the person may do --------------------------------------------------------
     def offer(self, view: DealView) -> None:
@@ -379,7 +381,9 @@ class PastonApp(App[Outcome]):
             action = Action.play(card)
             if action not in self.choices:
                 error = self.session.check(self.shown, action)
-                self.message = for_person(error, self.session.names) if error else f"not {card.pretty()} now"
+                key = f"err_{error.code}" if error is not None else ""
+                reason = self.words(key) if key in self.words.strings else str(error)
+                self.message = self.words("term_cannotPlay", card=self.words.card(card), reason=reason)
                 self.bell()
                 self.draw()
                 return
@@ -407,68 +411,65 @@ class PastonApp(App[Outcome]):
 
     # --- the other keys -----------------------------------------------------------------
     def action_help(self) -> None:
-        lines: list[str | Text] = [
-            "Play with the number under a card or before a choice (0 is the tenth; - and = the",
-            "11th and 12th card when you discard), with ←/→ and Enter, or with the mouse.",
-            "h: a hint from the computer's analysis of your view   l: the last trick",
-            "s: the score sheet   q: save the game and quit (paston play --resume FILE goes on)",
-            "",
-            *ladder_lines(),
-        ]
-        self.push_screen(Dialog(lines))
+        words = self.words
+        lines: list[str | Text] = [words("term_help1"), words("term_help2"), "", *ladder_lines(words)]
+        self.push_screen(Dialog(lines, words("term_enter")))
 
     def action_last_trick(self) -> None:
         view = self.session.view(self.shown)
         if not view.completed_tricks:
-            self.push_screen(Dialog(["No trick has been taken yet in this deal."]))
+            self.push_screen(Dialog([self.words("term_noTrickYet")], self.words("term_enter")))
             return
         last = view.completed_tricks[-1]
-        line = Text("Last trick: ")
-        for i, (seat, card) in enumerate(last.plays):
-            line.append(("" if i == 0 else ", ") + f"{self.session.names[seat]} ")
-            line.append_text(card_text(card, four_colour=self.four_colour))
-        line.append(f" → {self.session.names[last.winner]} takes it.")
-        self.push_screen(Dialog([line]))
+        names = self.session.names
+        plays = ", ".join(f"{names[seat]} {self.words.card(card)}" for seat, card in last.plays)
+        line = self.words("term_lastTrick", plays=plays, name=names[last.winner])
+        self.push_screen(Dialog([line], self.words("term_enter")))
 
     def action_sheet(self) -> None:
         match = self.session.match
         names = self.session.names
-        lines: list[str | Text] = ["Deal  " + "".join(f"{n[:14]:>16}" for n in names)]
-        for i, totals in enumerate(match.deal_totals):
-            if totals is not None:
-                lines.append(f"{i + 1:>4}  " + "".join(f"{t:>16}" for t in totals))
-        lines.append("Totals" + "".join(f"{t:>16}" for t in match.totals))
-        lines.append(f"Game to {match.rules.target}.")
-        self.push_screen(Dialog(lines))
+        words = self.words
+        lines: list[str | Text] = [
+            f"{words('term_sheetDeal')[:10]:<10}" + "".join(f"{n[:14]:>16}" for n in names)
+        ]
+        for number, totals in enumerate((t for t in match.deal_totals if t is not None), start=1):
+            lines.append(f"{number:>8}  " + "".join(f"{t:>16}" for t in totals))
+        lines.append(f"{words('endTotal')[:10]:<10}" + "".join(f"{t:>16}" for t in match.totals))
+        lines.append(words("term_gameTo", target=match.rules.target))
+        self.push_screen(Dialog(lines, words("term_enter")))
 
     def action_hint(self) -> None:
         seat = self.session.waiting_for
         if seat is None or seat not in self.session.people or self.busy:
-            self.message = "A hint is for your own decision, when it is your turn."
+            self.message = self.words("term_hintMine")
             self.draw()
             return
-        self.message = "Thinking about your options…"
+        self.message = self.words("term_thinking")
         self.draw()
         self.hint_for(self.session.view(seat))
 
     @work(thread=True, exclusive=True, group="hint")
     def hint_for(self, view: DealView) -> None:
         hint = explain(view, level=1)
-        lines: list[str | Text] = [
-            f"Your options, best first (from your view only, {hint.worlds} sampled deals):"
-        ]
+        words = self.words
+        lines: list[str | Text] = [words("term_hintTitle", n=hint.worlds)]
         for rank, option in enumerate(hint.options[:10], start=1):
-            best = "  ◀ best" if rank == 1 else ""
-            tricks = "" if option.tricks is None else f"   {option.tricks:.1f} tricks"
-            lines.append(
-                f"  {rank:>2}. {option.action.pretty():<24} {option.score:+7.2f} points{tricks}{best}"
+            best = "  " + words("term_best") if rank == 1 else ""
+            tricks = (
+                ""
+                if option.tricks is None
+                else "   " + words("term_expectedTricks", n=f"{option.tricks:.1f}")
             )
+            label = words.action(option.action, view.phase)
+            points = words("term_points", score=f"{option.score:+.2f}")
+            lines.append(f"  {rank:>2}. {label:<24} {points:>12}{tricks}{best}")
         self.call_from_thread(self._show_hint, lines)
 
     def _show_hint(self, lines: list[str | Text]) -> None:
         self.message = ""
         self.draw()
-        self.push_screen(Dialog(lines))
+        self.push_screen(Dialog(lines, self.words("term_enter")))
 
     def action_quit_game(self) -> None:
         self.session.save()
@@ -480,21 +481,22 @@ class PastonApp(App[Outcome]):
 
     def report(self, seat: int, action: Action, index: int) -> None:
         names = self.session.names
+        deal = self.session.match.deals[index]
+        view = deal.view(self.shown)
         if action.kind is Kind.PLAY:
-            deal = self.session.match.deals[index]
-            view = deal.view(self.shown)
             if not view.current_trick and view.completed_tricks:
                 trick = view.completed_tricks[-1]
+                plays = ", ".join(f"{names[s]} {self.words.card(c)}" for s, c in trick.plays)
                 self.note(
-                    f"Trick {len(view.completed_tricks)}: "
-                    + ", ".join(f"{names[s]} {c.pretty()}" for s, c in trick.plays)
-                    + f" → {names[trick.winner]}"
+                    f"{self.words('trickN', n=len(view.completed_tricks))}: {plays} → {names[trick.winner]}"
                 )
             return
-        if action.kind is Kind.DISCARD:
-            self.note(f"{names[seat]} takes the prikup and discards two cards.")
-            return
-        self.note(f"{names[seat]}: {action.pretty()}")
+        phase = (
+            Phase.DEFENCE
+            if view.declarer is not None and action.kind in (Kind.PASS, Kind.WHIST)
+            else Phase.AUCTION
+        )
+        self.note(self.words.said(names[seat], action, phase))
 
     def draw(self) -> None:
         session = self.session
@@ -520,66 +522,72 @@ class PastonApp(App[Outcome]):
     def status_line(self, view: DealView) -> Text:
         match = self.session.match
         names = self.session.names
-        text = Text(f"Deal {len(match.deals)} · {names[view.dealer]} deals · game to {match.rules.target}")
+        words = self.words
+        text = Text(
+            words("term_status", n=len(match.deals), dealer=names[view.dealer], target=match.rules.target)
+        )
         if view.contract is not None and view.declarer is not None:
             text.append(" │ ")
-            text.append(f"{names[view.declarer]} plays {view.contract.pretty()}", style="bold")
-            text.append(f" · trump {'♠♣♦♥'[view.contract.trump_suit]}")
+            text.append(
+                words("declares", name=names[view.declarer], contract=words.contract(view.contract)),
+                style="bold",
+            )
+            text.append(" · " + words("term_trump", suit="♠♣♦♥"[view.contract.trump_suit]))
         elif view.high_bid is not None:
-            text.append(f" │ highest bid {view.high_bid.pretty()}")
+            text.append(" │ " + words("highestBid", contract=words.contract(view.high_bid)))
         if self.message:
             text.append(f" │ {self.message}", style="bold yellow")
         return text
 
     def seat_title(self, view: DealView, seat: int) -> str:
-        role = role_of(seat_role(view, seat), needs(view, seat), view.tricks[seat])
-        dealer = " · dealer" if seat == view.dealer else ""
+        role = role_of(seat_role(view, seat), needs(view, seat), view.tricks[seat], self.words)
+        dealer = " · " + self.words("dealerShort") if seat == view.dealer else ""
         return f"{self.session.names[seat]} · {role}{dealer}"
 
     def seat_text(self, view: DealView, seat: int) -> Text:
         """An opponent: name (and dealer), then role and tricks, what it said, its cards' backs."""
-        name = self.session.names[seat]
-        text = Text(name, style="bold")
+        words = self.words
+        text = Text(self.session.names[seat], style="bold")
         if seat == view.dealer:
-            text.append(" · dealer")
+            text.append(" · " + words("dealerShort"))
         if seat == self.session.waiting_for:
-            text.append(" ◀ to move", style="bold yellow")
-        text.append("\n" + role_of(seat_role(view, seat), needs(view, seat), view.tricks[seat]))
-        said = last_said(view, seat) if view.phase < Phase.PLAY else None
+            text.append(" " + words("term_toMove"), style="bold yellow")
+        text.append("\n" + role_of(seat_role(view, seat), needs(view, seat), view.tricks[seat], words))
+        said = last_said(view, seat, words) if view.phase < Phase.PLAY else None
         if said:
             text.append(f" “{said}”")
         size = view.hand_sizes[seat]
         text.append(f"  {fan(size)} {size}", style="dim")
-        text.truncate(200)
         return text
 
     def trick_text(self, view: DealView, left: int, right: int) -> Text:
         names = self.session.names
-        plays = dict(view.current_trick)
-        winner = None
-        title = f"Trick {len(view.completed_tricks) + 1}"
-        if not plays and view.completed_tricks and view.phase in (Phase.PLAY, Phase.OVER):
-            last = view.completed_tricks[-1]
-            plays, winner = dict(last.plays), last.winner
-            title = f"Trick {len(view.completed_tricks)} → {names[winner]}"
+        words = self.words
         if view.phase < Phase.PLAY:
             phase_words = {
-                Phase.AUCTION: "The auction",
-                Phase.DISCARD: "The prikup",
-                Phase.TRUMP: "Naming trump",
-                Phase.DEFENCE: "Whist or pass",
+                Phase.AUCTION: words("auction"),
+                Phase.DISCARD: words.game["prikup"],
+                Phase.TRUMP: words("phase_trump"),
+                Phase.DEFENCE: words("anPhase_whist"),
             }
             text = Text(phase_words.get(view.phase, ""), style="bold")
             if view.prikup is not None:
-                text.append("\nPrikup: ")
-                text.append_text(cards_text(view.prikup, four_colour=self.four_colour))
+                text.append(f"\n{words.game['prikup']}: ")
+                text.append_text(cards_text(view.prikup, words, four_colour=self.four_colour))
             return text
+        plays = dict(view.current_trick)
+        winner = None
+        title = words("trickN", n=len(view.completed_tricks) + 1)
+        if not plays and view.completed_tricks:
+            last = view.completed_tricks[-1]
+            plays, winner = dict(last.plays), last.winner
+            title = words("term_trickTo", n=len(view.completed_tricks), name=names[winner])
         text = Text(title, style="bold")
 
         def cell(seat: int) -> Text:
             out = Text(f"{names[seat][:12]}: ")
             if seat in plays:
-                out.append_text(card_text(plays[seat], four_colour=self.four_colour))
+                out.append_text(card_text(plays[seat], words, four_colour=self.four_colour))
                 if seat == winner:
                     out.append(" ✓", style="bold green")
             else:
@@ -597,12 +605,13 @@ class PastonApp(App[Outcome]):
     def score_text(self) -> Text:
         match = self.session.match
         names = self.session.names
-        text = Text("Score", style="bold")
+        text = Text(self.words("term_score"), style="bold")
         leader = max(match.totals)
         for s in range(3):
             style = "bold green" if match.totals[s] == leader and leader > 0 else ""
             text.append(f"\n{names[s][:18]:<19}{match.totals[s]:>6}", style=style)
-        text.append(f"\n{match.completed_deals} deals · to {match.rules.target}", style="dim")
+        deals = self.words("term_dealsTo", n=match.completed_deals, target=match.rules.target)
+        text.append(f"\n{deals}", style="dim")
         return text
 
     def draw_hand(self, view: DealView) -> None:
@@ -612,36 +621,47 @@ class PastonApp(App[Outcome]):
         legal = {a.cards[0].index for a in self.choices if a.kind is Kind.PLAY}
         chips: list[Static] = []
         for i, card in enumerate(self.cards):
-            label = card_text(card, four_colour=self.four_colour)
+            label = card_text(card, self.words, four_colour=self.four_colour)
             if card.index in self.marked:
                 label.stylize("underline")
             enabled = numbered and (self.cards_to_mark() or card.index in legal)
+            selected = numbered and i == self.selected
             chips.append(
-                Chip(
-                    i if numbered else len(KEYS),
-                    label,
-                    enabled=enabled,
-                    selected=numbered and i == self.selected,
-                    action=False,
-                )
+                Chip(i if numbered else len(KEYS), label, enabled=enabled, selected=selected, action=False)
             )
         if not chips and view.hand_sizes[self.shown] == 0:
-            chips.append(Static("(no cards)"))
+            chips.append(Static(self.words("term_noCards")))
         hand.mount_all(chips)
 
     def draw_choices(self) -> None:
         bar = self.query_one("#choices", Horizontal)
         bar.remove_children()
+        words = self.words
         if self.cards_to_mark():
-            chosen = " ".join(Card(c).pretty() for c in sorted(self.marked)) or "none yet"
-            bar.mount(Static(f"Choose two cards to discard (their numbers): {chosen}"))
+            chosen = words.cards(Card(c) for c in sorted(self.marked)) or words("term_noneYet")
+            bar.mount(Static(words("term_chooseDiscard", cards=chosen)))
             return
         if self.plays_cards() or not self.choices or self.busy:
             return
+        phase = self.session.view(self.shown).phase
         bar.mount_all(
-            Chip(i, Text(a.pretty()), enabled=True, selected=i == self.selected, action=True)
+            Chip(i, Text(words.action(a, phase)), enabled=True, selected=i == self.selected, action=True)
             for i, a in enumerate(self.choices)
         )
+
+    def keys_line(self) -> Text:
+        """The keys at the foot of the screen, in the player's words."""
+        text = Text()
+        for key, word in (
+            ("h", "term_key_hint"),
+            ("l", "term_key_last"),
+            ("s", "term_key_score"),
+            ("?", "term_key_help"),
+            ("q", "term_key_quit"),
+        ):
+            text.append(f" {key}", style="bold yellow")
+            text.append(f" {self.words(word)} ")
+        return text
 
 
 def run_app(session: GameSession, **options: float | bool) -> Outcome:

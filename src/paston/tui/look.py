@@ -1,13 +1,15 @@
-"""How the full-screen app draws cards, seats and the ladder: Rich text, no widgets.
+"""How the full-screen app draws cards, seats, the ladder and a deal's end: Rich text in
+the player's language (:class:`~paston.tui.words.Words`), no widgets.
 
->>> card_text(Card.parse("AH")).plain, card_text(Card.parse("10S")).plain
+>>> en = Words("en")
+>>> card_text(Card.parse("AH"), en).plain, card_text(Card.parse("10S"), Words("ru")).plain
 ('A♥', '10♠')
->>> str(card_text(Card.parse("7D"), four_colour=True).style)
+>>> str(card_text(Card.parse("7D"), en, four_colour=True).style)
 'bold bright_blue'
 >>> [c.pretty() for c in by_suit(CardSet.parse("7H AS 9S 8C"))]
 ['A♠', '9♠', '8♣', '7♥']
->>> role_of(Role.DECLARER, 6, 4)
-'declarer · 4 of 6 tricks'
+>>> role_of(Role.DECLARER, 6, 4, en)
+'declarer · tricks 4 of 6'
 """
 
 from __future__ import annotations
@@ -21,28 +23,43 @@ from paston.actions import Kind
 from paston.cards import Card, CardSet
 from paston.contracts import Contract
 from paston.phases import Phase
+from paston.result import Outcome
 from paston.scoring import DECLARER_NEEDS, whist_quota
+from paston.summary import DealSummary
+from paston.tui.words import Words
 from paston.views import DealView
 
-__all__ = ["Role", "by_suit", "card_text", "fan", "ladder_lines", "needs", "role_of", "seat_role"]
+__all__ = [
+    "Role",
+    "by_suit",
+    "card_text",
+    "cards_text",
+    "deal_end_lines",
+    "fan",
+    "ladder_lines",
+    "last_said",
+    "needs",
+    "role_of",
+    "seat_role",
+]
 
 #: Two colours: red hearts and diamonds. Four colours (the web's four-colour deck): each suit its own.
 _TWO = ("bold", "bold", "bold red", "bold red")
 _FOUR = ("bold", "bold green", "bold bright_blue", "bold red")
 
 
-def card_text(card: Card, *, four_colour: bool = False) -> Text:
-    """A card as coloured text (``A♥`` in red)."""
-    return Text(card.pretty(), style=(_FOUR if four_colour else _TWO)[card.suit])
+def card_text(card: Card, words: Words, *, four_colour: bool = False) -> Text:
+    """A card as coloured text (``A♥`` in red; ``Т♥`` in Russian)."""
+    return Text(words.card(card), style=(_FOUR if four_colour else _TWO)[card.suit])
 
 
-def cards_text(cards: Iterable[Card], *, four_colour: bool = False, sep: str = " ") -> Text:
+def cards_text(cards: Iterable[Card], words: Words, *, four_colour: bool = False) -> Text:
     """Cards in a row, each in its colour."""
     out = Text()
     for i, card in enumerate(cards):
         if i:
-            out.append(sep)
-        out.append_text(card_text(card, four_colour=four_colour))
+            out.append(" ")
+        out.append_text(card_text(card, words, four_colour=four_colour))
     return out
 
 
@@ -57,13 +74,13 @@ def fan(count: int) -> str:
 
 
 class Role(Enum):
-    """What a seat is doing in the deal."""
+    """What a seat is doing in the deal, by the key of its word."""
 
-    BIDDING = "bidding"
-    PASSED = "passed"
-    DECLARER = "declarer"
-    DEFENDER = "whist"
-    OUT = "passed whist"
+    BIDDING = "term_bidding"
+    PASSED = "endRole_passed"
+    DECLARER = "endRole_declarer"
+    DEFENDER = "endRole_defender"
+    LONE_DEFENDER = "endRole_lone-defender"
 
 
 def seat_role(view: DealView, seat: int) -> Role:
@@ -71,18 +88,19 @@ def seat_role(view: DealView, seat: int) -> Role:
     if view.declarer is not None:
         if seat == view.declarer:
             return Role.DECLARER
-        if view.phase >= Phase.PLAY and seat not in view.defenders:
-            return Role.OUT
         if seat in view.defenders:
-            return Role.DEFENDER
+            return (
+                Role.LONE_DEFENDER if len(view.defenders) == 1 and view.phase >= Phase.PLAY else Role.DEFENDER
+            )
+        return Role.PASSED
     if view.phase is Phase.AUCTION and view.in_auction[seat]:
         return Role.BIDDING
-    return Role.PASSED if view.declarer is None or seat != view.declarer else Role.DECLARER
+    return Role.PASSED
 
 
 def needs(view: DealView, seat: int) -> int | None:
     """The tricks the seat needs in the card play (R6.3, R5.2), or ``None``."""
-    if (view.phase is not Phase.PLAY and view.phase is not Phase.OVER) or view.declarer is None:
+    if view.phase not in (Phase.PLAY, Phase.OVER) or view.declarer is None:
         return None
     if seat == view.declarer:
         return DECLARER_NEEDS
@@ -91,39 +109,92 @@ def needs(view: DealView, seat: int) -> int | None:
     return None
 
 
-def role_of(role: Role, need: int | None, tricks: int) -> str:
+def role_of(role: Role, need: int | None, tricks: int, words: Words) -> str:
     """The seat's role and its tricks against what it needs, in a few words."""
     if need is None:
-        return role.value if role is not Role.OUT or tricks == 0 else f"{role.value} · {tricks} tricks"
-    return f"{role.value} · {tricks} of {need} tricks"
+        return words(role.value) if tricks == 0 else f"{words(role.value)} · {words('tricksShort', n=tricks)}"
+    return f"{words(role.value)} · {words('tricksOfNeeded', n=tricks, need=need)}"
 
 
-def last_said(view: DealView, seat: int) -> str | None:
-    """What the seat said last in the auction or the whist round (``bid gupa (♥)``)."""
+def last_said(view: DealView, seat: int, words: Words) -> str | None:
+    """What the seat said last in the auction or the whist round (``Bid gupa (♥)``)."""
     for event in reversed(view.history):
         if (
             event.seat == seat
             and event.action is not None
             and event.kind in (Kind.BID, Kind.PASS, Kind.WHIST)
         ):
-            return event.action.pretty()
+            phase = Phase.DEFENCE if event.kind is Kind.WHIST or view.declarer is not None else Phase.AUCTION
+            return words.action(event.action, phase)
     return None
 
 
-def ladder_lines() -> list[str]:
+def ladder_lines(words: Words) -> list[str]:
     """The ladder's words explained (R3.1, R7): each step, its trump and multiplier."""
-    lines = ["The ladder, lowest first (bid higher to outbid; R3.1):"]
+    lines = [words("term_ladderTitle")]
     for contract in Contract:
-        trump = (
-            "spades, and it outranks plain paston"
-            if contract is Contract.BEST_SPADES
-            else (("spades", "clubs", "diamonds", "hearts")[contract.trump_suit])
-        )
-        lines.append(
-            f"  {contract.word:<13} {contract.symbol:<2}  trump {trump}; scores × {contract.multiplier}"
-        )
-    lines.append(
-        f"The declarer needs {DECLARER_NEEDS} of the 10 tricks. A defender who says whist needs "
-        f"{whist_quota(lone=False)} tricks when both defend, {whist_quota(lone=True)} when alone."
-    )
+        word = words.game[contract.name_in_record]
+        if contract is Contract.BEST_SPADES:
+            lines.append(
+                "  "
+                + words(
+                    "term_ladderBest",
+                    word=word,
+                    symbol="★",
+                    m=contract.multiplier,
+                    spades=words.game["spades"],
+                )
+            )
+        else:
+            lines.append(
+                "  "
+                + words(
+                    "term_ladderStep",
+                    word=word,
+                    symbol=contract.symbol,
+                    suit=contract.symbol,
+                    m=contract.multiplier,
+                )
+            )
+    lines.append(words("term_needs"))
     return lines
+
+
+def deal_end_lines(s: DealSummary, names: tuple[str, str, str], words: Words, target: int) -> list[str]:
+    """A finished deal told as the web's end panel tells it: the outcome, each seat's role,
+    tricks against what it needed, score with the rule's words and new total, and the
+    cards as dealt (the deck is no longer secret)."""
+    if s.redeal is not None:
+        return [words(f"redeal_{s.redeal}")]
+    assert s.outcome is not None and s.declarer is not None
+    name = names[s.declarer]
+    contract = "" if s.contract is None else words.contract(s.contract)
+    if s.outcome is Outcome.SURRENDER:
+        head = words("endSurrender", name=name)
+    elif s.outcome is Outcome.UNCONTESTED:
+        head = words("endUncontested", name=name, contract=contract)
+    else:
+        tricks = s.seats[s.declarer].tricks or 0
+        head = words(
+            "endMade" if s.made else "endFailed", name=name, contract=contract, tricks=tricks, short=s.short
+        )
+    out = [head]
+    if s.all_passed:
+        out.append(words("endAllPassed"))
+    width = max(len(n) for n in names)
+    for line in s.seats:
+        taken = "" if line.tricks is None else words("endTricksOf", n=line.tricks, need=line.needed)
+        reason = words(f"scoreLine_{line.words}", **dict(line.params)) if line.words else line.text
+        reset = f" ({words('endReset', n=target)})" if line.reset else ""
+        out.append(
+            f"  {names[line.seat]:>{width}}  {words(f'endRole_{line.role}'):<12} {taken:>8}  "
+            f"{line.score:+4d} → {line.total}{reset}  ({line.rule}: {reason})"
+        )
+    out.append(words("endHands") + ":")
+    for line in s.seats:
+        out.append(f"  {names[line.seat]:>{width}}: {words.cards(line.hand)}")
+    if len(s.prikup):
+        out.append(f"  {words.game['prikup']}: {words.cards(s.prikup)}")
+    if len(s.discard):
+        out.append(f"  {words('endDiscard', name=name)}: {words.cards(s.discard)}")
+    return out

@@ -1,0 +1,65 @@
+"""SVG snapshots of the terminal app's main screens (pytest-textual-snapshot), in two
+languages at 80×24 and 120×40: the auction, the card play, the end of a deal and help.
+A change to how the table looks fails here until the snapshots are updated on purpose
+(``pytest tests/test_tui_snapshots.py --snapshot-update``) and looked at."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pytest_textual_snapshot")
+
+from textual.pilot import Pilot
+
+from paston.tui.app import Dialog, Outcome, PastonApp
+from paston.tui.words import Words
+from tests.test_tui import legal_key, session, wait_idle
+
+
+def reach(app: PastonApp, done: Callable[[], bool]) -> Callable[[Pilot[Outcome]], Any]:
+    """A ``run_before`` that plays the first legal option until ``done``."""
+
+    async def drive(pilot: Pilot[Outcome]) -> None:
+        for _ in range(400):
+            await wait_idle(pilot, app)
+            if done():
+                await pilot.pause(0.05)
+                return
+            if isinstance(app.screen, Dialog):
+                await pilot.press("enter")
+                continue
+            key = legal_key(app)
+            if key is not None:
+                await pilot.press(key)
+        raise AssertionError("the game did not get there")
+
+    return drive
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", (80, 24)), ("hy", (80, 24)), ("en", (120, 40))])
+def test_the_auction(snap_compare: Any, tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    app = PastonApp(session(tmp_path, 21), delay=0.0, forced_delay=0.0, words=Words(lang))
+    assert snap_compare(app, terminal_size=size, run_before=reach(app, lambda: bool(app.choices) and not app.busy))
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", (80, 24)), ("ru", (80, 24)), ("ru", (120, 40))])
+def test_the_card_play(snap_compare: Any, tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    app = PastonApp(session(tmp_path, 7), delay=0.0, forced_delay=0.0, words=Words(lang))
+    done = lambda: app.plays_cards() and len(app.choices) > 1 and len(app.session.view(0).completed_tricks) >= 2  # noqa: E731
+    assert snap_compare(app, terminal_size=size, run_before=reach(app, done))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_end_of_a_deal(snap_compare: Any, tmp_path: Path, lang: str) -> None:
+    app = PastonApp(session(tmp_path, 7), delay=0.0, forced_delay=0.0, words=Words(lang))
+    done = lambda: isinstance(app.screen, Dialog) and app.session.match.deals[0].is_over  # noqa: E731
+    assert snap_compare(app, terminal_size=(80, 24), run_before=reach(app, done))
+
+
+def test_help(snap_compare: Any, tmp_path: Path) -> None:
+    app = PastonApp(session(tmp_path, 1), delay=0.0, forced_delay=0.0)
+    assert snap_compare(app, press=["question_mark"], terminal_size=(80, 24))
