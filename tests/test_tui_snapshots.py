@@ -13,11 +13,11 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
+from tests.test_tui import legal_key, session, wait_idle
 from textual.pilot import Pilot
 
 from paston.tui.app import Dialog, Outcome, PastonApp
 from paston.tui.words import Words
-from tests.test_tui import legal_key, session, wait_idle
 
 
 def reach(app: PastonApp, done: Callable[[], bool]) -> Callable[[Pilot[Outcome]], Any]:
@@ -43,20 +43,28 @@ def reach(app: PastonApp, done: Callable[[], bool]) -> Callable[[Pilot[Outcome]]
 @pytest.mark.parametrize(("lang", "size"), [("en", (80, 24)), ("hy", (80, 24)), ("en", (120, 40))])
 def test_the_auction(snap_compare: Any, tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
     app = PastonApp(session(tmp_path, 21), delay=0.0, forced_delay=0.0, words=Words(lang))
-    assert snap_compare(app, terminal_size=size, run_before=reach(app, lambda: bool(app.choices) and not app.busy))
+    assert snap_compare(
+        app, terminal_size=size, run_before=reach(app, lambda: bool(app.choices) and not app.busy)
+    )
 
 
 @pytest.mark.parametrize(("lang", "size"), [("en", (80, 24)), ("ru", (80, 24)), ("ru", (120, 40))])
 def test_the_card_play(snap_compare: Any, tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
     app = PastonApp(session(tmp_path, 7), delay=0.0, forced_delay=0.0, words=Words(lang))
-    done = lambda: app.plays_cards() and len(app.choices) > 1 and len(app.session.view(0).completed_tricks) >= 2  # noqa: E731
+
+    def done() -> bool:
+        return app.plays_cards() and len(app.choices) > 1 and len(app.session.view(0).completed_tricks) >= 2
+
     assert snap_compare(app, terminal_size=size, run_before=reach(app, done))
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_end_of_a_deal(snap_compare: Any, tmp_path: Path, lang: str) -> None:
     app = PastonApp(session(tmp_path, 7), delay=0.0, forced_delay=0.0, words=Words(lang))
-    done = lambda: isinstance(app.screen, Dialog) and app.session.match.deals[0].is_over  # noqa: E731
+
+    def done() -> bool:
+        return isinstance(app.screen, Dialog) and app.session.match.deals[0].is_over
+
     assert snap_compare(app, terminal_size=(80, 24), run_before=reach(app, done))
 
 

@@ -55,7 +55,9 @@ def _pairs(body: str, where: str) -> dict[str, str]:
         pair = _PAIR.match(body, at)
         if pair is None:
             line = body.count("\n", 0, at) + 1
-            raise ValueError(f"{where}: cannot read the strings at line {line} of the object: {body[at:at + 60]!r}")
+            raise ValueError(
+                f"{where}: cannot read the strings at line {line} of the object: {body[at : at + 60]!r}"
+            )
         out[pair.group(1) or pair.group(2)] = json.loads(pair.group(3))
         at = pair.end()
     return out
