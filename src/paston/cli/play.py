@@ -7,6 +7,7 @@ or resume one saved by ``quit``.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import secrets
@@ -27,12 +28,14 @@ from paston.cli.common import (
     output_file,
     parse_rules,
 )
+from paston.cli.play_screen import LANGUAGE_HELP, full_screen, locale_language, play_full_screen
 from paston.cli.terminal import TerminalGame
 from paston.cli.text import PERSON, count
 from paston.dealing import shuffled_deck
 from paston.errors import PastonError, RecordError
 from paston.match import Match
 from paston.record import iter_file
+from paston.translations import LANGUAGES
 
 _SEAT_SUFFIX = re.compile(r"(.*) \(([0-2])\)")
 
@@ -62,13 +65,13 @@ def _bots(names: dict[int, str], rng: random.Random) -> dict[int, Player]:
 
 
 def _new_game(
-    name: str, seat: int, opponents: str, level: int, seed: int, rules: str
+    name: str, seat: int, opponents: str, level: int, seed: int, rules: str, humans: int = 1
 ) -> tuple[Match, dict[int, Player], random.Random]:
     rule_set = parse_rules(rules)
-    bot_names = [o.strip().lower() for o in opponents.split(",")]
-    if len(bot_names) != 2:
+    bot_names = [o.strip().lower() for o in opponents.split(",")][: 3 - humans]
+    if len(bot_names) != 3 - humans:
         raise typer.BadParameter(
-            f"give two of {known_players()}, not {opponents!r}", param_hint="--opponents"
+            f"give {3 - humans} of {known_players()}, not {opponents!r}", param_hint="--opponents"
         )
     for i, text in enumerate(bot_names):
         try:
@@ -78,18 +81,29 @@ def _new_game(
         bot_names[i] = kind if bot_level is None else f"{kind}:{bot_level}"
         if bot_level is None and PLAYERS_BY_NAME[kind].levels:
             bot_names[i] = f"{kind}:{level}"
-    person = name.strip()
-    if not person:
-        raise typer.BadParameter("the name may not be empty", param_hint="--name")
-    if bot_name(person, seat) is not None or _SEAT_SUFFIX.fullmatch(person):
+    people = [(seat + i) % 3 for i in range(humans)]
+    given_names = [n.strip() for n in name.split(",")] if humans > 1 else [name.strip()]
+    if humans > 1 and name == PERSON:
+        given_names = [f"Player {i + 1}" for i in range(humans)]
+    if len(given_names) != humans:
         raise typer.BadParameter(
-            f"{person!r} looks like a computer player's name; choose another, so that every name "
-            "shown differs and a saved game tells who played",
+            f"give {humans} names separated by commas for --humans {humans}, not {name!r}",
             param_hint="--name",
         )
-    other = [s for s in range(3) if s != seat]
+    if len(set(given_names)) != len(given_names):
+        raise typer.BadParameter("each person needs a name of their own", param_hint="--name")
     names = ["", "", ""]
-    names[seat] = person
+    for s, person in zip(people, given_names, strict=True):
+        if not person:
+            raise typer.BadParameter("the name may not be empty", param_hint="--name")
+        if bot_name(person, s) is not None or _SEAT_SUFFIX.fullmatch(person):
+            raise typer.BadParameter(
+                f"{person!r} looks like a computer player's name; choose another, so that every name "
+                "shown differs and a saved game tells who played",
+                param_hint="--name",
+            )
+        names[s] = person
+    other = [s for s in range(3) if s not in people]
     for s, bot in zip(other, bot_names, strict=True):
         names[s] = f"{bot} ({s})"
     rng = _rng(seed)
@@ -99,7 +113,7 @@ def _new_game(
 
 
 def _resume(
-    file: Path, seat: int | None, seed: int | None
+    file: Path, seat: int | None, seed: int | None, *, many: bool = False
 ) -> tuple[Match, int, dict[int, Player], int, random.Random]:
     """The saved game, the person's seat, the rebuilt opponents, the seed and the deck
     source of the deals to come. With the game's own seed, the opponents get their seeds
@@ -122,13 +136,15 @@ def _resume(
     bots = {s: bot_name(n, s) for s, n in enumerate(match.seats)}
     if seat is None:
         people = [s for s, bot in bots.items() if bot is None]
+        if many and len(people) > 1:
+            people = people[:1]  # the others are people too: see _people
         if len(people) != 1:
             fail(
                 f"cannot tell which seat is yours in {file} (seats: {', '.join(match.seats)}); give --seat",
                 2,
             )
         seat = people[0]
-    opponents = {s: bot for s, bot in bots.items() if s != seat}
+    opponents = {s: bot for s, bot in bots.items() if s != seat and not (many and bot is None)}
     missing = [match.seats[s] for s, bot in opponents.items() if bot is None]
     if missing:
         fail(f"{missing[0]!r} in {file} is not a computer player's name, so it cannot be rebuilt", 2)
@@ -181,6 +197,24 @@ def play(
         "--pause/--no-pause",
         help="Wait for Enter after each deal's summary (default: when the input is a terminal).",
     ),
+    plain: bool = typer.Option(
+        False,
+        "--plain",
+        help="Numbered prompts line by line instead of the full screen (the default when the input "
+        "or output is not a terminal; for screen readers and scripts).",
+    ),
+    lang: str | None = typer.Option(None, "--lang", help=LANGUAGE_HELP),
+    four_colour: bool = typer.Option(
+        False, "--four-colour", help="Each suit its own colour (♠ white, ♣ green, ♦ blue, ♥ red)."
+    ),
+    humans: int = typer.Option(
+        1,
+        "--humans",
+        min=1,
+        max=3,
+        help="People at this keyboard (2 or 3: hot-seat, the full screen hides the hand between "
+        "turns); give their names with --name 'Ana,Bo'.",
+    ),
     resume: Path | None = typer.Option(
         None,
         "--resume",
@@ -192,9 +226,22 @@ def play(
 ) -> None:
     """Play a full game of Paston in the terminal against two computer players.
 
-    Every decision lists the legal choices: type a number or the action itself; 'help' at
-    any prompt explains the rest. The record is saved after every deal and on 'quit'.
+    At a terminal the game opens on the full screen: press the number under a card or a
+    choice (or use the arrows and Enter, or the mouse), ? for help. With --plain (or
+    when the input is not a terminal) every decision lists the legal choices: type a
+    number or the action itself; 'help' at any prompt explains the rest. The record is
+    saved after every deal and on quit.
     """
+    if lang is not None and lang not in LANGUAGES:
+        raise typer.BadParameter(f"choose one of {', '.join(LANGUAGES)}, not {lang!r}", param_hint="--lang")
+    language = lang or locale_language(os.environ)
+    screen = full_screen(plain=plain, stdin_tty=sys.stdin.isatty(), stdout_tty=sys.stdout.isatty())
+    if humans > 1 and not screen:
+        raise typer.BadParameter(
+            "people sharing a keyboard need the full screen (it hides each hand between turns); "
+            "run in a terminal without --plain",
+            param_hint="--humans",
+        )
     if resume is not None:
         for option in ("name", "opponents", "level", "rules", "out", "force"):
             if given(ctx, option):
@@ -202,7 +249,15 @@ def play(
                     f"--resume continues the saved game with its own {option}; leave --{option} out",
                     param_hint=f"--resume and --{option}",
                 )
-        match, human, bots, seed, rng = _resume(resume, seat if given(ctx, "seat") else None, seed)
+        match, human, bots, seed, rng = _resume(
+            resume, seat if given(ctx, "seat") else None, seed, many=screen
+        )
+        if screen:
+            people = [s for s in range(3) if s not in bots]
+            play_full_screen(
+                match, people, bots, resume, rng, lang=language, four_colour=four_colour, seed=seed
+            )
+            return
         game = TerminalGame(match, human, bots, resume, rng, pause=_pauses(pause))
         game.say(
             f"Paston — resuming {resume}: you are {match.seats[human]} in seat {human}. Seed {seed}. "
@@ -212,10 +267,14 @@ def play(
         return
     if seed is None:
         seed = secrets.randbelow(2**32)
-    match, bots, rng = _new_game(name, seat, opponents, level, seed, rules)
+    match, bots, rng = _new_game(name, seat, opponents, level, seed, rules, humans)
     if out is None:
         out = Path(f"paston-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
     output_file(out, "--out", force=force)
+    if screen:
+        people = [s for s in range(3) if s not in bots]
+        play_full_screen(match, people, bots, out, rng, lang=language, four_colour=four_colour, seed=seed)
+        return
     game = TerminalGame(match, seat, bots, out, rng, pause=_pauses(pause))
     other = [s for s in range(3) if s != seat]
     names = match.seats

@@ -249,9 +249,12 @@ class PastonApp(App[Outcome]):
         self.query_one("#hand", Horizontal).remove_children()
         self.query_one("#choices", Horizontal).remove_children()
 
-        def ready(_: str | None) -> None:
-            self.shown = seat
+        def ready(key: str | None) -> None:
             self.busy = False
+            if key == "q":
+                self.action_quit_game()
+                return
+            self.shown = seat
             self.advance()
 
         self.push_screen(
@@ -664,9 +667,12 @@ class PastonApp(App[Outcome]):
         return text
 
 
-def run_app(session: GameSession, **options: float | bool) -> Outcome:
-    """Run the app until the game ends or the person quits; the record is saved either way."""
-    app = PastonApp(session, **options)  # type: ignore[arg-type]
+def run_app(
+    session: GameSession, *, words: Words | None = None, four_colour: bool = False, delay: float = 0.6
+) -> Outcome:
+    """Run the app until the game ends or the person quits; the record is saved either way
+    (a crash too)."""
+    app = PastonApp(session, words=words, four_colour=four_colour, delay=delay)
     try:
         outcome = app.run()
     finally:
