@@ -30,7 +30,12 @@ def run_in_terminal(args: list[str], keys: list[tuple[str, str]], cwd: Path, tim
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30", "LANG": "en_US.UTF-8"}
     proc = subprocess.Popen(
         [sys.executable, "-c", "from paston.cli import main; main()", *args],
-        stdin=follower, stdout=follower, stderr=follower, cwd=cwd, env=env, close_fds=True,
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        cwd=cwd,
+        env=env,
+        close_fds=True,
     )
     os.close(follower)
     seen = b""
@@ -75,14 +80,27 @@ def test_play_opens_the_full_screen_and_q_saves_with_the_way_back(tmp_path: Path
 
 
 def test_hot_seat_needs_the_full_screen(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["play", "--humans", "2", "--name", "Ana,Bo", "--out", str(tmp_path / "h.json")])
+    args = ["play", "--humans", "2", "--name", "Ana,Bo", "--out", str(tmp_path / "h.json")]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     assert "full screen" in result.output
 
 
 def test_a_hot_seat_game_opens_with_two_people(tmp_path: Path) -> None:
     out = run_in_terminal(
-        ["play", "--humans", "2", "--name", "Ana,Bo", "--seed", "3", "--opponents", "random", "--out", "h.json"],
+        [
+            "play",
+            "--humans",
+            "2",
+            "--name",
+            "Ana,Bo",
+            "--seed",
+            "3",
+            "--opponents",
+            "random",
+            "--out",
+            "h.json",
+        ],
         [("save & quit", "q")],
         tmp_path,
     )

@@ -3,8 +3,10 @@ language from the locale, and what is printed once the screen closes.
 
 >>> full_screen(plain=False, stdin_tty=True, stdout_tty=True)
 True
->>> full_screen(plain=False, stdin_tty=False, stdout_tty=True), full_screen(plain=True, stdin_tty=True, stdout_tty=True)
-(False, False)
+>>> full_screen(plain=False, stdin_tty=False, stdout_tty=True)
+False
+>>> full_screen(plain=True, stdin_tty=True, stdout_tty=True)
+False
 >>> locale_language({"LC_ALL": "", "LC_MESSAGES": "ru_RU.UTF-8", "LANG": "en_US.UTF-8"})
 'ru'
 >>> locale_language({}), locale_language({"LANG": "C.UTF-8"})
