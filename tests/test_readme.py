@@ -246,8 +246,14 @@ def test_terminal_guide_examples_run_as_written(tmp_path: Path, monkeypatch: pyt
     """docs/guide/terminal.md: the game it plays, then what it does with the record."""
     monkeypatch.chdir(tmp_path)
     commands = paston_commands(page(ROOT / "docs" / "guide" / "terminal.md"))
-    assert [args[0] for args, _ in commands] == ["play", "replay", "check", "analyze"]
-    for args, _ in commands:
+    assert [args[0] for args, _ in commands] == ["play", "play", "play", "replay", "check", "analyze"]
+    from tests.test_cli_play_screen import run_in_terminal
+
+    for args, _ in commands[:2]:  # the full screen, on a pseudo-terminal: open it, then q
+        quit_label = "сохранить и выйти" if "ru" in args else "save & quit"
+        shown = run_in_terminal(args, [(quit_label, "q")], tmp_path)
+        assert "Game saved (unfinished)" in shown, shown[-500:]
+    for args, _ in commands[2:]:
         feed = "1 2\n1\n" * 3000 if args[0] == "play" else None
         result = invoke(*args, input=feed)
         assert result.exit_code == 0, f"paston {' '.join(args)}:\n{result.output}"
