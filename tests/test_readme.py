@@ -250,7 +250,7 @@ def test_terminal_guide_examples_run_as_written(tmp_path: Path, monkeypatch: pyt
     from tests.test_cli_play_screen import run_in_terminal
 
     for args, _ in commands[:2]:  # the full screen, on a pseudo-terminal: open it, then q
-        quit_label = "сохранить и выйти" if "ru" in args else "save & quit"
+        quit_label = "выход" if "ru" in args else "save & quit"
         shown = run_in_terminal(args, [(quit_label, "q")], tmp_path)
         assert "Game saved (unfinished)" in shown, shown[-500:]
     for args, _ in commands[2:]:

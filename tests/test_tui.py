@@ -303,7 +303,7 @@ def test_every_word_the_terminal_uses_is_in_every_language() -> None:
         for f in ("app.py", "look.py", "words.py")
     )
     used = set(re.findall(r"""words\(\s*["']([\w-]+)["']""", source))
-    used |= set(re.findall(r"""\("(term_key_\w+)"\)""", source))
+    used |= set(re.findall(r"[\"'](term_\w+)[\"']", source))
     used -= {"en", "hy", "ru", "es", "ja"}  # words("en"): the table of a language, not a key
     assert len(used) > 30, used
     for lang in ("en", "hy", "ru", "es", "ja"):
@@ -329,3 +329,36 @@ def test_the_table_speaks_russian_with_its_ranks_and_words(tmp_path: Path) -> No
             assert word in shown
 
     run(app, body)
+
+
+def test_undo_takes_back_the_persons_last_move_and_the_record_says_so(tmp_path: Path) -> None:
+    game = session(tmp_path, 12)
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await play_until(
+            pilot, app, lambda: app.plays_cards() and len(app.choices) > 1 and len(game.view(0).played) >= 6
+        )
+        before = list(game.match.deals[-1].events)
+        hand_before = game.view(0).hand
+        app.forced_delay = 30.0  # from now on no move is played for the person: undo comes first
+        await pilot.press(legal_key(app) or "1")
+        await wait_idle(pilot, app)
+        assert len(game.match.deals[-1].events) > len(before)
+        await pilot.press("u")
+        await wait_idle(pilot, app)
+        assert app.message == "Taken back: your last move.", app.message
+        assert list(game.match.deals[-1].events) == before  # the person's move and the computers' after it
+        assert game.view(0).hand == hand_before and game.waiting_for == 0
+
+    run(app, body)
+    saved = list(iter_file(game.out))
+    assert isinstance(saved[0], Match) and saved[0].undo_allowed
+    assert '"undo": true' in game.out.read_text()
+
+
+def test_undo_is_refused_with_nothing_to_take_back_and_between_people(tmp_path: Path) -> None:
+    alone = session(tmp_path, 13)
+    assert alone.may_undo and not alone.undo()  # no move of the person yet
+    shared = session(tmp_path, 13, people=frozenset({0, 1}))
+    assert not shared.may_undo and not shared.match.undo_allowed and not shared.undo()

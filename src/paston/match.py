@@ -69,6 +69,9 @@ class Match:
         self.totals: Totals = (0, 0, 0)
         self.winners: tuple[int, ...] = ()
         self.completed_deals = 0
+        #: Whether a person could take back their own moves (a game against computer
+        #: players; written as the record's optional ``undo``).
+        self.undo_allowed = False
         self._next_dealer = first_dealer
         if rng is not None:
             self._auto_deal()

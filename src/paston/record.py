@@ -42,6 +42,9 @@ from paston.rules import Rules
 
 FORMAT = "paston/1"
 _TOP_KEYS = ("format", "rules", "seats", "first_dealer", "deals", "winners")
+#: Optional top-level keys: ``undo`` (true: a person could take back their own moves in
+#: this game against computer players; the undone moves are not in the record).
+_OPTIONAL_TOP_KEYS = ("undo",)
 _REDEALS = tuple(str(r) for r in Redeal)
 
 
@@ -83,6 +86,7 @@ def to_record(match: Match, fairness: Sequence[dict[str, Any] | None] = ()) -> d
             deal_to_record(d, t, f) for d, t, f in zip(match.deals, match.deal_totals, entries, strict=True)
         ],
         "winners": list(match.winners),
+        **({"undo": True} if match.undo_allowed else {}),
     }
 
 
@@ -172,7 +176,7 @@ def read_record(obj: object) -> tuple[Match, list[dict[str, Any] | None]]:
     if obj.get("format") != FORMAT:
         raise _fail(f"format must be {json_text(FORMAT)}, not {json_text(obj.get('format'))}", code="format")
     missing = [k for k in _TOP_KEYS if k not in obj]
-    extra = sorted(set(obj) - set(_TOP_KEYS))
+    extra = sorted(set(obj) - set(_TOP_KEYS) - set(_OPTIONAL_TOP_KEYS))
     if missing or extra:
         raise _fail(f"record keys: missing {missing}, unknown {extra}", code="keys")
     try:
@@ -188,6 +192,10 @@ def read_record(obj: object) -> tuple[Match, list[dict[str, Any] | None]]:
     if not isinstance(deals, list):
         raise _fail("deals must be a list")
     match = Match(first_dealer=obj["first_dealer"], rules=rules, seats=seats)
+    if "undo" in obj:
+        if not isinstance(obj["undo"], bool):
+            raise _fail(f"undo must be true or false, not {json_text(obj['undo'])}", code="undo")
+        match.undo_allowed = obj["undo"]
     chain = fair.Chain()
     kept: list[dict[str, Any] | None] = []
     for i, entry in enumerate(deals):

@@ -23,6 +23,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
 from paston.actions import Action, Kind
@@ -152,6 +153,7 @@ class PastonApp(App[Outcome]):
         Binding("h", "hint", "hint", show=False),
         Binding("l", "last_trick", "last trick", show=False),
         Binding("s", "sheet", "score", show=False),
+        Binding("u", "undo", "undo", show=False),
         Binding("question_mark", "help", "help", show=False),
         Binding("q", "quit_game", "save & quit", show=False),
         Binding("ctrl+c", "quit_game", "save & quit", show=False, priority=True),
@@ -180,6 +182,7 @@ class PastonApp(App[Outcome]):
         self.cards: list[Card] = []  # the hand, as shown
         self.busy = False  # a computer player is thinking, or a dialog is open
         self.message = ""
+        self.forced: Timer | None = None  # the pause before an only choice is played
 
     # --- layout -----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -227,19 +230,25 @@ class PastonApp(App[Outcome]):
                 only = self.words.action(self.choices[0], self.session.view(seat).phase)
                 self.message = self.words("term_onlyChoice", action=only)
                 self.draw()
-                self.after(self.forced_delay, lambda: self.move_person(self.choices[0]))
+                self.forced = self.after(self.forced_delay, self.play_forced)
             return
         self.choices = []
         self.draw()
         self.busy = True
         self.after(self.delay, self.computer_moves)
 
-    def after(self, seconds: float, callback: Callable[[], object]) -> None:
+    def after(self, seconds: float, callback: Callable[[], object]) -> Timer | None:
         """Call ``callback`` after ``seconds`` (at once, from the event loop, for 0)."""
         if seconds > 0:
-            self.set_timer(seconds, callback)
-        else:
-            self.call_later(callback)
+            return self.set_timer(seconds, callback)
+        self.call_later(callback)
+        return None
+
+    def play_forced(self) -> None:
+        """The only choice, played for the person after the pause."""
+        self.forced = None
+        if self.choices:
+            self.move_person(self.choices[0])
 
     def cover(self, seat: int) -> None:
         """People share the keyboard: hide the hand until the next one is ready."""
@@ -415,7 +424,10 @@ class PastonApp(App[Outcome]):
     # --- the other keys -----------------------------------------------------------------
     def action_help(self) -> None:
         words = self.words
-        lines: list[str | Text] = [words("term_help1"), words("term_help2"), "", *ladder_lines(words)]
+        lines: list[str | Text] = [words("term_help1"), words("term_help2")]
+        if self.session.may_undo:
+            lines.append(words("term_help3"))
+        lines += ["", *ladder_lines(words)]
         self.push_screen(Dialog(lines, words("term_enter")))
 
     def action_last_trick(self) -> None:
@@ -473,6 +485,28 @@ class PastonApp(App[Outcome]):
         self.message = ""
         self.draw()
         self.push_screen(Dialog(lines, self.words("term_enter")))
+
+    def action_undo(self) -> None:
+        """Take back the person's last move of the deal (against computer players only)."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        if self.busy and self.forced is not None:  # taking back instead of the forced move
+            self.forced.stop()
+            self.forced = None
+            self.busy = False
+        if self.busy:
+            return
+        self.selected = 0
+        self.marked = set()
+        if not self.session.undo():
+            self.message = self.words("term_noUndo")
+            self.bell()
+            self.draw()
+            return
+        self.note(self.words("term_undone"))
+        self.advance()
+        self.message = self.words("term_undone")
+        self.draw()
 
     def action_quit_game(self) -> None:
         self.session.save()
@@ -655,13 +689,11 @@ class PastonApp(App[Outcome]):
     def keys_line(self) -> Text:
         """The keys at the foot of the screen, in the player's words."""
         text = Text()
-        for key, word in (
-            ("h", "term_key_hint"),
-            ("l", "term_key_last"),
-            ("s", "term_key_score"),
-            ("?", "term_key_help"),
-            ("q", "term_key_quit"),
-        ):
+        keys = [("h", "term_key_hint"), ("l", "term_key_last"), ("s", "term_key_score")]
+        if self.session.may_undo:
+            keys.append(("u", "term_key_undo"))
+        keys += [("?", "term_key_help"), ("q", "term_key_quit")]
+        for key, word in keys:
             text.append(f" {key}", style="bold yellow")
             text.append(f" {self.words(word)} ")
         return text

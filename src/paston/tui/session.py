@@ -29,7 +29,7 @@ from paston.bots import Player
 from paston.dealing import shuffled_deck
 from paston.errors import IllegalActionError
 from paston.match import Match
-from paston.record import dumps
+from paston.record import dumps, read_record, to_record
 from paston.views import DealView
 
 __all__ = ["GameSession"]
@@ -62,6 +62,34 @@ class GameSession:
         self.bots = bots
         self.out = out
         self.deck_rng = deck_rng
+        if self.may_undo:
+            match.undo_allowed = True
+
+    @property
+    def may_undo(self) -> bool:
+        """Undo is for one person against computer players (with more people one would take
+        back what another saw)."""
+        return len(self.people) == 1
+
+    def undo(self) -> bool:
+        """Take back the person's last move of the deal in progress, and the computer
+        players' moves after it; ``False`` (nothing changed) when there is none. The
+        record then holds the deal without them (and says undo was allowed)."""
+        match = self.match
+        if not self.may_undo or not match.deals or match.deals[-1].is_over:
+            return False
+        (person,) = self.people
+        events = match.deals[-1].events
+        mine = [i for i, (seat, _) in enumerate(events) if seat == person]
+        if not mine:
+            return False
+        record = to_record(match)
+        record["deals"][-1]["actions"] = record["deals"][-1]["actions"][: mine[-1]]
+        rebuilt, _ = read_record(record)
+        rebuilt.undo_allowed = True
+        self.match = rebuilt
+        self.save()
+        return True
 
     @property
     def names(self) -> tuple[str, str, str]:

@@ -47,6 +47,10 @@ export const en = {
   term_nextDealBy: "Deal {n}: {name} deals.",
   term_sheetDeal: "Deal",
   term_gameTo: "Game to {target}.",
+  term_key_undo: "undo",
+  term_noUndo: "Nothing of yours to take back in this deal.",
+  term_undone: "Taken back: your last move.",
+  term_help3: "u: take back your last move of the deal (only against computer players; the record then says that undo was allowed).",
 };
 
 export const hy = {
@@ -87,11 +91,15 @@ export const hy = {
   term_key_last: "վերջին վերցում",
   term_key_score: "միավորներ",
   term_key_help: "օգնություն",
-  term_key_quit: "պահպանել և դուրս գալ",
+  term_key_quit: "ելք",
   term_cannotPlay: "Հիմա չեք կարող խաղալ {card}՝ {reason}",
   term_nextDealBy: "Բաժանում {n}՝ բաժանում է {name}-ը։",
   term_sheetDeal: "Բաժանում",
   term_gameTo: "Խաղը մինչև {target}։",
+  term_key_undo: "հետ վերցնել",
+  term_noUndo: "Այս բաժանման մեջ հետ վերցնելու ձեր քայլ չկա։",
+  term_undone: "Ձեր վերջին քայլը հետ է վերցված։",
+  term_help3: "u՝ հետ վերցնել բաժանման ձեր վերջին քայլը (միայն համակարգչի դեմ. գրառման մեջ նշվում է, որ հետ վերցնելը թույլատրված էր)։",
 };
 
 export const ru = {
@@ -132,11 +140,15 @@ export const ru = {
   term_key_last: "последняя взятка",
   term_key_score: "очки",
   term_key_help: "справка",
-  term_key_quit: "сохранить и выйти",
+  term_key_quit: "выход",
   term_cannotPlay: "Сейчас нельзя ходить {card}: {reason}",
   term_nextDealBy: "Раздача {n}: сдаёт {name}.",
   term_sheetDeal: "Раздача",
   term_gameTo: "Игра до {target}.",
+  term_key_undo: "отменить ход",
+  term_noUndo: "В этой раздаче нечего отменять.",
+  term_undone: "Ваш последний ход отменён.",
+  term_help3: "u — отменить свой последний ход в раздаче (только против компьютера; в записи игры будет отмечено, что отмена разрешалась).",
 };
 
 export const es = {
@@ -182,6 +194,10 @@ export const es = {
   term_nextDealBy: "Mano {n}: reparte {name}.",
   term_sheetDeal: "Mano",
   term_gameTo: "Partida a {target}.",
+  term_key_undo: "deshacer",
+  term_noUndo: "No tienes ninguna jugada que deshacer en esta mano.",
+  term_undone: "Deshecha tu última jugada.",
+  term_help3: "u: deshacer tu última jugada de la mano (solo contra el ordenador; el registro dirá que se permitía deshacer).",
 };
 
 export const ja = {
@@ -227,4 +243,8 @@ export const ja = {
   term_nextDealBy: "ディール {n}: {name} が配ります。",
   term_sheetDeal: "ディール",
   term_gameTo: "{target} 点先取。",
+  term_key_undo: "取り消し",
+  term_noUndo: "このディールで取り消せる手はありません。",
+  term_undone: "直前の手を取り消しました。",
+  term_help3: "u: このディールでの自分の直前の手を取り消す(コンピューター相手のみ。記録には取り消しが許されていたことが残ります)。",
 };
