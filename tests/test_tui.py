@@ -11,10 +11,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("textual")
 
 from rich.text import Text
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
@@ -362,3 +365,37 @@ def test_undo_is_refused_with_nothing_to_take_back_and_between_people(tmp_path: 
     assert alone.may_undo and not alone.undo()  # no move of the person yet
     shared = session(tmp_path, 13, people=frozenset({0, 1}))
     assert not shared.may_undo and not shared.match.undo_allowed and not shared.undo()
+
+
+HOSTILE = (
+    st.lists(
+        st.sampled_from(
+            ["[", "]", "/", "b", "bold red", "\x1b", "\x07", "\u202e", "\u2066", "é", "ա", "漢", " "]
+        ),
+        min_size=1,
+        max_size=40,
+    )
+    .map("".join)
+    .filter(lambda name: name.strip() != "")
+)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=HOSTILE)
+def test_any_name_is_shown_as_written_and_never_steers_the_terminal(tmp_path: Path, name: str) -> None:
+    """Markup, control and bidi characters and long names: the table draws, the name
+    shows literally (steering characters as �), and the record keeps it as given."""
+    game = session(tmp_path, 14)
+    game.match.seats = (name, game.match.seats[1], game.match.seats[2])
+    app = PastonApp(game, delay=0.0, forced_delay=0.0)
+
+    async def body(pilot: Pilot[Outcome]) -> None:
+        await wait_idle(pilot, app)
+        title = app.query_one("#you").border_title
+        assert title is not None and Content.from_markup(str(title)).plain.startswith(game.names[0])
+        assert not any(ch in game.names[0] for ch in "\x1b\x07\u202e\u2066")
+        await pilot.press("q")
+
+    run(app, body)
+    saved = list(iter_file(game.out))
+    assert isinstance(saved[0], Match) and saved[0].seats[0] == name

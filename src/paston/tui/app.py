@@ -552,7 +552,7 @@ class PastonApp(App[Outcome]):
         self.query_one("#score", Static).update(self.score_text())
         you = self.query_one("#you", Vertical)
         you.set_class(self.shown == seat_to_move, "turn")
-        you.border_title = self.seat_title(view, self.shown)
+        you.border_title = Text(self.seat_title(view, self.shown))  # a name is never markup
         self.draw_hand(view)
         self.draw_choices()
 
@@ -667,7 +667,7 @@ class PastonApp(App[Outcome]):
                 Chip(i if numbered else len(KEYS), label, enabled=enabled, selected=selected, action=False)
             )
         if not chips and view.hand_sizes[self.shown] == 0:
-            chips.append(Static(self.words("term_noCards")))
+            chips.append(Static(Text(self.words("term_noCards"))))
         hand.mount_all(chips)
 
     def draw_choices(self) -> None:
@@ -676,7 +676,7 @@ class PastonApp(App[Outcome]):
         words = self.words
         if self.cards_to_mark():
             chosen = words.cards(Card(c) for c in sorted(self.marked)) or words("term_noneYet")
-            bar.mount(Static(words("term_chooseDiscard", cards=chosen)))
+            bar.mount(Static(Text(words("term_chooseDiscard", cards=chosen))))
             return
         if self.plays_cards() or not self.choices or self.busy:
             return

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Collection
 from pathlib import Path
 
@@ -32,7 +33,21 @@ from paston.match import Match
 from paston.record import dumps, read_record, to_record
 from paston.views import DealView
 
-__all__ = ["GameSession"]
+__all__ = ["GameSession", "printable"]
+
+#: Characters that would steer the terminal or reorder the line: controls, bidi overrides.
+_STEERING = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(name: str, limit: int = 40) -> str:
+    r"""A name as the screen shows it: characters that steer the terminal or the text's
+    direction become ``�``, and a very long name is cut (``…``).
+
+    >>> printable("Ana\x1b[2J"), printable("\u202eanA"), printable("x" * 50)[-3:]
+    ('Ana�[2J', '�anA', 'xx…')
+    """
+    shown = _STEERING.sub("\ufffd", name)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 class GameSession:
@@ -93,7 +108,9 @@ class GameSession:
 
     @property
     def names(self) -> tuple[str, str, str]:
-        return self.match.seats
+        """The players' names as the screen shows them (:func:`printable`)."""
+        a, b, c = (printable(n) for n in self.match.seats)
+        return a, b, c
 
     @property
     def waiting_for(self) -> int | None:
