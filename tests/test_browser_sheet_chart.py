@@ -144,6 +144,11 @@ def test_the_sheet_says_which_number_is_the_deal_s_score_and_which_the_total(
              return [...c.querySelectorAll('.sr-only')].map(s => getComputedStyle(s).position); }"""
     )
     assert role == ["absolute", "absolute"]  # read, not shown
+    # a sheet wider than its box (long names in Armenian) scrolls in the box: the numbers'
+    # names for screen readers stay in their cells and never widen the page
+    page.evaluate("document.querySelector('[data-testid=sheet]').style.width = '640px'")
+    assert page.evaluate("document.querySelector('.sheet-wrap').scrollWidth") >= 600
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
     # in another language
     page.evaluate("localStorage.setItem('paston-lang', 'ru')")
     page.reload()
