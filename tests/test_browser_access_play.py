@@ -149,8 +149,8 @@ def test_the_live_log_announces_every_action_of_a_deal(server: LiveServer, open_
     assert all(r["text"] != e["text"] or r["type"] == "whist" for r, e in zip(russian, english, strict=True))
     assert all(not re.search(r"\b(plays|bids|passes|takes)\b", e["text"]) for e in russian)
     assert any("берёт взятку" in e["text"] for e in russian) or not any(tricks)
-    announced = page.inner_text("#announce") if page.locator("#announce").count() else ""
-    assert not re.search(r"\b(Your|turn|Waiting)\b", announced), announced
+    turns = [e["text"] for e in russian if e["type"] == "turn"]
+    assert turns and not any(re.search(r"\b(Your|turn|Waiting)\b", text) for text in turns), turns
 
 
 def test_the_turn_is_announced_again_when_it_stays_with_the_seat(
@@ -168,10 +168,62 @@ def test_the_turn_is_announced_again_when_it_stays_with_the_seat(
         if board(page)["phase"] == "discard":
             break
         click_move(page, declare, rng)
-    page.evaluate("document.getElementById('announce').textContent = ''")
+    turns = page.locator(f"{LOG}[data-type=turn]").count()
     _discard_by_keyboard(page)
-    page.wait_for_function("() => document.getElementById('announce').textContent !== ''")
-    assert page.inner_text("#announce") == "Your turn: name trump or surrender"
+    page.wait_for_selector(f"{LOG}[data-type=turn] >> nth={turns}", state="attached")
+    last = log_entries(page)[-2:]
+    assert [e["type"] for e in last] == ["discard", "turn"], last  # her discard, then her turn again
+    assert last[-1]["text"] == "Your turn: name trump or surrender"
+
+
+#: Records, in order, every text added to a live region of the page: its politeness, its
+#: id, the text, the entry's type and which batch of changes (one task) added it.
+HEARD = """
+window.__heard = [];
+let batch = 0;
+new MutationObserver((changes) => {
+  batch += 1;
+  for (const m of changes) {
+    const at = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+    const region = at && at.closest('[aria-live]');
+    if (!region) continue;
+    for (const n of m.addedNodes) {
+      const text = n.textContent.trim();
+      if (text) window.__heard.push({ live: region.getAttribute('aria-live'), id: region.id, text, batch,
+                                      type: (n.dataset && n.dataset.type) || '' });
+    }
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_the_turn_cue_follows_the_card_led_in_one_polite_region(
+    server: LiveServer, open_page: Opener
+) -> None:
+    """An assertive "your turn" cut off the polite line naming the card just led; now the
+    cue is the next entry of the same polite log, added with that line (X12)."""
+    page = open_page()
+    page.add_init_script(HEARD)
+    create_seated(page, server.url, "Ani", 0, ["human", "random", "random"])
+    rng = random.Random(6)
+    deadline = time.monotonic() + 120
+    while True:  # until a computer leads a trick and Ani plays next
+        assert time.monotonic() < deadline, "no computer led a trick before Ani's turn"
+        wait_turn_or_deals(page, 99)
+        state = board(page)
+        entries = log_entries(page)
+        if state["phase"] == "play" and len(entries) >= 2 and entries[-1]["type"] == "turn":
+            before = entries[-2]
+            if before["type"] == "play" and before["seat"] != "0":
+                break
+        click_move(page, declare, rng)
+    heard = page.evaluate("window.__heard")
+    assert not [h for h in heard if h["live"] == "assertive"], heard  # nothing cuts in
+    turn = next(i for i in range(len(heard) - 1, -1, -1) if heard[i]["type"] == "turn")
+    led, cue = heard[turn - 1], heard[turn]
+    assert led["type"] == "play" and led["id"] == cue["id"] == "live-log" and led["live"] == "polite"
+    assert re.fullmatch(r"Computer \d plays the .+", led["text"]) and cue["text"] == "Your turn: play a card"
+    assert led["batch"] == cue["batch"]  # one change of the page: read one after the other
 
 
 # --- the keyboard, the notes, four colours --------------------------------------------------------------

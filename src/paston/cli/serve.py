@@ -156,6 +156,15 @@ def serve(
         min=1.0,
         help="Seconds without a connection after which a table leaves memory and the lobby (kept stored).",
     ),
+    sheet_days: float = typer.Option(
+        180.0,
+        "--sheet-days",
+        min=0.01,
+        help="Days after its last change at which a score sheet (/sheet) is deleted.",
+    ),
+    sheets_per_day: int = typer.Option(
+        50, "--sheets-per-day", min=1, help="Score sheets one address may make in 24 hours."
+    ),
     max_watchers: int = typer.Option(
         200, "--max-watchers", min=0, max=100_000, help="Spectators a table takes at most."
     ),
@@ -206,6 +215,7 @@ def serve(
     from paston.server.web.limits import Limits, parse_networks
     from paston.server.web.metrics import LOOPBACK
     from paston.server.web.openfiles import connection_limit, raise_open_files
+    from paston.server.web.sheets import SheetLimits
 
     try:
         proxies = parse_networks(trusted_proxy)
@@ -252,6 +262,7 @@ def serve(
             bot_budget=bot_budget,
             seed_timeout=seed_timeout,
             limits=limits,
+            sheet_limits=SheetLimits(keep_days=sheet_days, sheets_per_day=sheets_per_day),
             max_watchers=max_watchers,
             analysis_workers=analysis_workers,
             next_deal_seconds=next_deal_seconds,

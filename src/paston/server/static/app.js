@@ -2,14 +2,15 @@
 // for: the lobby (/), a live table (/t/<id>), the replay viewer (/replay[/<id>]) or the
 // Learn to play page (/learn), or the score sheet of a game with real cards (/sheet[/<id>]).
 // No build step: ES modules, each with one job (see the first line of each file).
-import { announce, applyChrome, setView, showError } from "./chrome.js";
+import { applyChrome, setView, showError } from "./chrome.js";
 import { learn, renderLearn } from "./learn.js";
 import { lobby, renderLobby } from "./lobby.js";
-import { connect, live } from "./live.js";
+import { connect } from "./live.js";
+import { logTurn } from "./livelog.js";
 import { loadMeta } from "./players.js";
 import { renderReplay, replay } from "./replay.js";
 import { renderScoreSheet, scoreSheet } from "./scoresheet.js";
-import { renderTable, turnAnnouncement } from "./table.js";
+import { renderTable } from "./table.js";
 import { installDeckOption } from "./deckprefs.js";
 import "./install.js"; // the service worker and the manifest: the app installable and its shell offline
 
@@ -36,7 +37,7 @@ async function start() {
   } else if (table) {
     setView(renderTable);
     renderTable();
-    connect(table[1], () => announce(() => turnAnnouncement(live.state.view))); // in the language shown
+    connect(table[1], (view) => logTurn(view.phase)); // after the moves it follows, in the live log
   } else {
     setView(renderLobby);
     await lobby();

@@ -169,6 +169,10 @@ export const en = {
   // errors
   errShown: "{text}",
   errGeneric: "Refused: {message}",
+  err_network: "Cannot reach the server; check your connection.",
+  err_http: "The server is not answering properly; try again in a moment.",
+  retry_network: "Cannot reach the server; check your connection. Retrying…",
+  retry_http: "The server is not answering properly. Retrying…",
   err_stale: "The table moved on; here is the new position.",
   "err_not-your-turn": "It is not your turn.",
   "err_seat-taken": "That seat is already taken.",

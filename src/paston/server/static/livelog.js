@@ -1,12 +1,13 @@
 // The table's live log for screen readers (issue 12 §7): every move of every seat, who
-// took each trick and how each deal ended, in a polite role="log" region, in the
-// language chosen (entries already there are reworded in place, not read again).
+// took each trick and how each deal ended, and "your turn" when the turn comes to this
+// page's seat, in one polite role="log" region, in the language chosen (entries already
+// there are reworded in place, not read again).
 import { cardName } from "./cards.js";
 import { onLanguage } from "./chrome.js";
 import { el } from "./dom.js";
 import { seatNames } from "./players.js";
 import { outcomeText } from "./sheet.js";
-import { GAME, signed, t, word } from "./text.js";
+import { GAME, has, signed, t, word } from "./text.js";
 
 const KEEP = 400; // entries kept in the region (a deal has at most about 40)
 let region = null;
@@ -34,6 +35,15 @@ function add(words, data) {
   entry.words = words;
   box.append(entry);
   while (box.childElementCount > KEEP) box.firstElementChild.remove();
+}
+
+/** Say that the turn has come to this page's seat, to do what ``phase`` asks ("Your turn:
+ * play a card"), after the moves the same state brought: in this one polite region, so
+ * the cue follows the line naming the card led instead of cutting it off, as an
+ * assertive region's would (docs/rules-decisions.md X12). */
+export function logTurn(phase) {
+  if (!has(`yourTurn_${phase}`)) return;
+  add(() => t(`yourTurn_${phase}`), { type: "turn", phase });
 }
 
 /** Add a note of another part of the page (the check of a deal's shuffle, faircheck.js):

@@ -2,11 +2,11 @@
 // the lists of open tables (a page at a time, kept fresh by the server's pushed changes)
 // and finished games.
 import { api } from "./api.js";
-import { app, rerender, showError } from "./chrome.js";
+import { app, rerender, say, saying, showError } from "./chrome.js";
 import { el } from "./dom.js";
 import { keepSeat, savedName } from "./live.js";
 import { practiceField } from "./hint.js";
-import { defaultComputer, getMeta, seatChoices, seatDisplayName } from "./players.js";
+import { defaultComputer, getMeta, loadMeta, seatChoices, seatDisplayName } from "./players.js";
 import { GAME, has, num, t } from "./text.js";
 
 const TAKEOVER_SECONDS = [30, 120, 300];
@@ -14,6 +14,11 @@ const NEXT_DEAL_SECONDS = [15, 30, 60, 120, 300]; // how long a finished deal st
 const PAGE = 20; // open tables a page
 const POLL_MS = 30000; // without the pushed changes: refresh this often, and try them again
 const SETTLE_MS = 300; // changes arriving together: one refresh
+// The server could not be reached (or something between answered instead): the lists are
+// fetched again after each of these waits in turn, then every 30 s (docs/rules-decisions.md X13).
+const RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+const UNREACHABLE = new Set(["network", "http"]); // api.js's codes for those
+let retries = 0, retryTimer = null;
 let form = null; // what was chosen, kept across re-renders (a language change, a preset)
 let tables = [], total = 0, offset = 0, games = [];
 let stream = null, poller = null, pending = null;
@@ -210,6 +215,28 @@ function drawLists() {
   if (box) box.replaceChildren(...lists().flat().filter(Boolean));
 }
 
+/** The server is unreachable: say so (in words, never the browser's "Failed to fetch")
+ * and try again a little later each time. */
+function retryLater(code) {
+  say(`retry_${code}`, {}, true);
+  if (retryTimer !== null) return;
+  const wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+  retries += 1;
+  retryTimer = setTimeout(() => { retryTimer = null; refreshLists(); }, wait);
+}
+
+/** The server answered again: the retry note goes, and the form gets its choices when
+ * /api/meta could not be read at the start (what was typed is kept). */
+async function reached() {
+  retries = 0;
+  if (saying() && saying().startsWith("retry_")) say(null);
+  if (!getMeta()) {
+    await loadMeta();
+    form = { ...freshForm(), name: form ? form.name : "", me: form ? form.me : savedName() };
+    rerender();
+  }
+}
+
 async function refreshLists() {
   try {
     let page;
@@ -222,8 +249,10 @@ async function refreshLists() {
     }
     ({ tables, total } = page);
     drawLists();
+    await reached();
   } catch (err) {
-    showError(err.code, err.message);
+    if (UNREACHABLE.has(err.code)) retryLater(err.code);
+    else showError(err.code, err.message);
   }
 }
 

@@ -7,7 +7,8 @@ import { api } from "./api.js";
 import { app, rerender, say, showError } from "./chrome.js";
 import { el } from "./dom.js";
 import { getMeta } from "./players.js";
-import { GAME, errorText, has, num, signed, t, word } from "./text.js";
+import { scoreAndTotal, sheetKey } from "./sheetkey.js";
+import { GAME, errorText, has, num, t, word } from "./text.js";
 
 const CONTRACTS = ["spades", "clubs", "diamonds", "hearts", "best-spades"];
 const OUTCOMES = ["played", "uncontested", "surrender"];
@@ -272,6 +273,9 @@ function totalsView() {
     over);
 }
 
+/** The classes of a cell's two numbers on this page. */
+const RS_CELL = { score: "rs-score", total: "rs-run" };
+
 function dealsView() {
   const names = sheet.players;
   if (!sheet.deals.length) return el("section", { class: "panel" }, el("h2", {}, t("rsheet_deals")), el("p", { class: "muted" }, t("rsheet_noDeals")));
@@ -285,12 +289,11 @@ function dealsView() {
     d.totals.map((total, i) => {
       const reset = d.resets.includes(i);
       return el("td", { class: reset ? "rs-seat reset" : "rs-seat" },
-        el("span", { class: "rs-score" }, signed(d.scores[i])),
-        el("span", { class: "rs-run" }, num(total)),
+        scoreAndTotal(d.scores[i], total, RS_CELL),
         reset ? el("span", { class: "rs-reset", title: t("rsheet_resetTitle", { n: sheet.rules.target }) }, t("rsheet_resetMark")) : null);
     })));
   const resets = sheet.deals.some((d) => d.resets.length);
-  return el("section", { class: "panel" }, el("h2", {}, t("rsheet_deals")),
+  return el("section", { class: "panel" }, el("h2", {}, t("rsheet_deals")), sheetKey(RS_CELL),
     el("table", { class: "rs-sheet", "data-testid": "rs-sheet" },
       el("caption", { class: "sr-only" }, t("rsheet_caption")), head, el("tbody", {}, rows)),
     resets ? el("p", { class: "muted" }, t("rsheet_resetNote", { n: sheet.rules.target, mark: t("rsheet_resetMark") })) : null);

@@ -94,12 +94,6 @@ function seatPanel(s, v, position, said) {
   form);
 }
 
-/** The turn line for ``view``, read out when the turn comes to this page's seat. */
-export function turnAnnouncement(view) {
-  state = live.state;
-  return turnText(view);
-}
-
 function turnText(v) {
   const n = names();
   if (state.winners.length) return t("gameOver"); // the panel above says who won

@@ -1,7 +1,8 @@
 """Score sheets of games played with real cards in the database (the ``score_sheets``
 table, :class:`~paston.server.store.db.ScoreSheetRow`): made, read, changed only from
 the version that was read (two changes at once: the second is refused, nothing lost),
-and counted per creator for the limits of :mod:`paston.server.web.sheets`.
+counted per creator for the limits of :mod:`paston.server.web.sheets`, and deleted once
+untouched (not changed) for long (:meth:`SheetStore.delete_untouched`).
 
 The deals are kept as the ``deals`` of a ``paston-sheet/1`` file (each a record's
 ``result`` object); :meth:`SheetStore.sheet` re-scores them through :mod:`paston.sheet`,
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Engine
 
 from paston.rules import Rules
@@ -102,3 +103,10 @@ class SheetStore:
         """How many sheets the database holds."""
         with self.sessions() as session:
             return int(session.execute(select(func.count()).select_from(ScoreSheetRow)).scalar_one())
+
+    def delete_untouched(self, before: datetime) -> int:
+        """Delete the sheets last changed (or made, when never changed) before ``before``;
+        how many went."""
+        with self.sessions.begin() as session:
+            done = session.execute(delete(ScoreSheetRow).where(ScoreSheetRow.updated < before))
+            return int(getattr(done, "rowcount", 0) or 0)

@@ -49,7 +49,8 @@ from paston.server.web.metrics import (
 from paston.server.web.ops import Check, DatabaseCheck, Readiness, add_ops_routes
 from paston.server.web.pwa import install_pwa
 from paston.server.web.replayjobs import ReplayBuilder, read_limited
-from paston.server.web.sheets import add_sheet_routes
+from paston.server.web.sheets import SheetLimits, add_sheet_routes
+from paston.server.web.sheetsweep import SheetSweeper
 from paston.server.web.socketguard import SocketGuard
 from paston.server.web.websocket import add_table_socket
 from paston.server.work.botpool import DEFAULT_BUDGET
@@ -147,6 +148,7 @@ def create_app(
     bot_budget: float | None = DEFAULT_BUDGET,
     seed_timeout: float = SEED_TIMEOUT,
     limits: Limits | None = None,
+    sheet_limits: SheetLimits | None = None,
     max_watchers: int = MAX_WATCHERS,
     analysis_workers: int = ANALYSIS_WORKERS,
     next_deal_seconds: float = NEXT_DEAL_SECONDS,
@@ -158,7 +160,9 @@ def create_app(
     Computer players think in ``bot_workers`` processes (default: a core less than the
     machine has; 0: threads of the server), ``bot_budget`` seconds a decision. A deal
     waits at most ``seed_timeout`` seconds for the seeds of people's clients. ``limits``:
-    the abuse limits of the HTTP side (see :class:`~paston.server.web.limits.Limits`). A table
+    the abuse limits of the HTTP side (see :class:`~paston.server.web.limits.Limits`), and
+    ``sheet_limits`` those of the score sheets, how long they are kept included
+    (:class:`~paston.server.web.sheets.SheetLimits`). A table
     takes at most ``max_watchers`` spectators. Finished deals are analysed in
     ``analysis_workers`` processes (0: a thread of the server); a finished deal stays
     on show at most ``next_deal_seconds`` unless the table says otherwise (0: not at all).
@@ -208,7 +212,10 @@ def create_app(
             manager.schedule_bots(table)
         lobby.start()
         retirer.start()
+        sheet_sweeper = SheetSweeper(app.state.sheets)  # at once, then hourly
+        sheet_sweeper.start()
         yield
+        sheet_sweeper.stop()
         if cluster is not None:
             await cluster.stop()
         lobby.close()
@@ -355,7 +362,7 @@ def create_app(
         return manager.record(table_id)
 
     add_analysis_routes(app, manager.analyses, manager.get)
-    add_sheet_routes(app, engine, page, client_of)  # score sheets of games with real cards
+    add_sheet_routes(app, engine, page, client_of, sheet_limits)  # score sheets of games with real cards
 
     # --- live tables ------------------------------------------------------------------------
     if cluster is None:

@@ -35,7 +35,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Request
@@ -67,7 +67,9 @@ class SheetLimits:
     - ``sheets_per_day``: sheets one address may make in 24 hours (kept in the database,
       so it holds across restarts and the workers of a cluster);
     - ``sheets``: sheets the database may hold in all;
-    - ``deals_per_sheet``: deals one sheet may hold (a game to 121 takes a few dozen).
+    - ``deals_per_sheet``: deals one sheet may hold (a game to 121 takes a few dozen);
+    - ``keep_days``: a sheet not changed for this many days is deleted (reading it does
+      not count: :class:`~paston.server.web.sheetsweep.SheetSweeper`; docs/rules-decisions.md W22).
     """
 
     create_burst: int = 5
@@ -75,6 +77,7 @@ class SheetLimits:
     sheets_per_day: int = 50
     sheets: int = 100_000
     deals_per_sheet: int = 500
+    keep_days: float = 180.0
 
 
 class SheetError(TableError):
@@ -224,6 +227,10 @@ class Sheets:
         view = sheet_view(sheet_id, ScoreSheet(players=players, rules=rules), self.limits)
         return {"id": sheet_id, "token": token, "share": view["share"], "sheet": view}
 
+    def sweep(self, at: datetime | None = None) -> int:
+        """Delete the sheets untouched for ``keep_days`` at ``at`` (default: now); how many."""
+        return self.store.delete_untouched((at or now()) - timedelta(days=self.limits.keep_days))
+
     def load(self, sheet_id: str) -> StoredSheet:
         """The stored sheet, or a 404."""
         stored = self.store.load(sheet_id) if len(sheet_id) <= 32 else None
@@ -295,10 +302,16 @@ class Sheets:
         return self.save(stored, sheet)
 
 
-def add_sheet_routes(app: FastAPI, engine: Engine, page: str, client_of: Callable[[Request], str]) -> Sheets:
+def add_sheet_routes(
+    app: FastAPI,
+    engine: Engine,
+    page: str,
+    client_of: Callable[[Request], str],
+    limits: SheetLimits | None = None,
+) -> Sheets:
     """The sheets' API and pages on ``app`` (``page``: the client's page; ``client_of``:
     who a request is counted against). The :class:`Sheets` is ``app.state.sheets``."""
-    sheets = Sheets(engine)
+    sheets = Sheets(engine, limits)
     app.state.sheets = sheets
 
     @app.exception_handler(SheetError)
