@@ -4,15 +4,10 @@ needs the full screen."""
 
 from __future__ import annotations
 
-import os
-import pty
-import select
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from tests.tui_helpers import run_in_terminal
 from typer.testing import CliRunner
 
 from paston.cli import app
@@ -20,49 +15,6 @@ from paston.match import Match
 from paston.record import iter_file
 
 pytest.importorskip("textual")
-
-
-def run_in_terminal(args: list[str], keys: list[tuple[str, str]], cwd: Path, timeout: float = 60.0) -> str:
-    """Run ``paston`` on a pseudo-terminal (100×30); for each (wait-for, key) pair, wait
-    until the output shows ``wait-for`` and type ``key``. Returns everything it wrote."""
-    leader, follower = pty.openpty()
-    os.set_blocking(leader, False)
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "30", "LANG": "en_US.UTF-8"}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from paston.cli import main; main()", *args],
-        stdin=follower,
-        stdout=follower,
-        stderr=follower,
-        cwd=cwd,
-        env=env,
-        close_fds=True,
-    )
-    os.close(follower)
-    seen = b""
-    deadline = time.monotonic() + timeout
-    pending = list(keys)
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([leader], [], [], 0.1)
-            if ready:
-                try:
-                    chunk = os.read(leader, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-            if pending and pending[0][0].encode() in seen:
-                time.sleep(0.3)
-                os.write(leader, pending.pop(0)[1].encode())
-            if proc.poll() is not None and not ready:
-                break
-        assert proc.wait(timeout=10) == 0, seen.decode(errors="replace")[-2000:]
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(leader)
-    return seen.decode(errors="replace")
 
 
 def test_play_opens_the_full_screen_and_q_saves_with_the_way_back(tmp_path: Path) -> None:

@@ -247,7 +247,7 @@ def test_terminal_guide_examples_run_as_written(tmp_path: Path, monkeypatch: pyt
     monkeypatch.chdir(tmp_path)
     commands = paston_commands(page(ROOT / "docs" / "guide" / "terminal.md"))
     assert [args[0] for args, _ in commands] == ["play", "play", "play", "replay", "check", "analyze"]
-    from tests.test_cli_play_screen import run_in_terminal
+    from tests.tui_helpers import run_in_terminal
 
     for args, _ in commands[:2]:  # the full screen, on a pseudo-terminal: open it, then q
         quit_label = "выход" if "ru" in args else "save & quit"

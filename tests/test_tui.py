@@ -4,10 +4,7 @@ the forced choice, help, and the layout at 80×24."""
 
 from __future__ import annotations
 
-import asyncio
-import random
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -16,94 +13,17 @@ from hypothesis import strategies as st
 
 pytest.importorskip("textual")
 
-from rich.text import Text
+from tests.tui_helpers import CARD, legal_key, play_until, run, screen_text, session, wait_idle
 from textual.markup import escape
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
 
-from paston.bots import make_player
 from paston.cards import Card
 from paston.match import Match
 from paston.phases import Phase
 from paston.record import iter_file
-from paston.rules import Rules
-from paston.tui.app import KEYS, Chip, Dialog, Outcome, PastonApp
-from paston.tui.session import GameSession
+from paston.tui.table_app import PastonApp
+from paston.tui.widgets import Chip, Dialog, Outcome
 from paston.tui.words import Words
-
-CARD = re.compile(r"(?<![\w])(10|[789JQKA])([♠♣♦♥])")
-
-
-def session(
-    tmp_path: Path, seed: int, people: frozenset[int] = frozenset({0}), target: int = 121
-) -> GameSession:
-    names = ["Ana", "Bo", "Cy"]
-    bots = {s: make_player("random", seed=seed + s) for s in range(3) if s not in people}
-    for s in bots:
-        names[s] = f"random ({s})"
-    match = Match(first_dealer=seed % 3, seats=tuple(names), rules=Rules(target=target))  # type: ignore[arg-type]
-    return GameSession(match, people, bots, tmp_path / "game.json", random.Random(seed))
-
-
-def run(
-    app: PastonApp, body: Callable[[Pilot[Outcome]], Awaitable[None]], size: tuple[int, int] = (80, 24)
-) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause(0.05)
-            await body(pilot)
-
-    asyncio.run(main())
-
-
-def legal_key(app: PastonApp) -> str | None:
-    """The key of a legal option now (the first), or ``None`` when it is not a person's turn."""
-    if app.busy or app.session.waiting_for not in app.session.people:
-        return None
-    if app.cards_to_mark():
-        return KEYS[0] if not app.marked else KEYS[1]
-    if app.plays_cards():
-        legal = {a.cards[0] for a in app.choices}
-        return next(KEYS[i] for i, card in enumerate(app.cards) if card in legal)
-    return KEYS[0] if app.choices else None
-
-
-def screen_text(app: PastonApp) -> str:
-    """Everything the main screen shows: its texts, the log and the titles."""
-    parts = []
-    for widget in app.screen_stack[0].query(Static):
-        content = widget.content
-        parts.append(content.plain if isinstance(content, Text) else str(content))
-        if widget.border_title:
-            parts.append(str(widget.border_title))
-    for log in app.screen_stack[0].query(RichLog):
-        parts.extend(strip.text for strip in log.lines)
-    return "\n".join(parts)
-
-
-async def wait_idle(pilot: Pilot[Outcome], app: PastonApp) -> None:
-    for _ in range(200):
-        await pilot.pause(0.01)
-        if not app.busy or isinstance(app.screen, Dialog):
-            return
-
-
-async def play_until(
-    pilot: Pilot[Outcome], app: PastonApp, done: Callable[[], bool], check: Callable[[], None] | None = None
-) -> None:
-    for _ in range(400):
-        await wait_idle(pilot, app)
-        if done():
-            return
-        if isinstance(app.screen, Dialog):
-            await pilot.press("enter")
-            continue
-        if check is not None:
-            check()
-        key = legal_key(app)
-        if key is not None:
-            await pilot.press(key)
-    raise AssertionError("the game did not get there")
 
 
 def test_a_whole_deal_is_played_by_keyboard_and_its_record_saved(tmp_path: Path) -> None:
@@ -303,7 +223,7 @@ def test_every_word_the_terminal_uses_is_in_every_language() -> None:
     in all five languages (no second copy of the strings)."""
     source = "".join(
         (Path(__file__).parents[1] / "src" / "paston" / "tui" / f).read_text()
-        for f in ("app.py", "look.py", "words.py")
+        for f in ("table_app.py", "draw.py", "look.py", "words.py")
     )
     used = set(re.findall(r"""words\(\s*["']([\w-]+)["']""", source))
     used |= set(re.findall(r"[\"'](term_\w+)[\"']", source))

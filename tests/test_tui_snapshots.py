@@ -13,10 +13,11 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
-from tests.test_tui import legal_key, session, wait_idle
+from tests.tui_helpers import legal_key, session, wait_idle
 from textual.pilot import Pilot
 
-from paston.tui.app import Dialog, Outcome, PastonApp
+from paston.tui.table_app import PastonApp
+from paston.tui.widgets import Dialog, Outcome
 from paston.tui.words import Words
 
 

@@ -59,8 +59,8 @@ def play_full_screen(
     seed: int,
 ) -> None:
     """Run the full-screen game; then say where the record is and how to go on."""
-    from paston.tui.app import run_app
     from paston.tui.session import GameSession
+    from paston.tui.table_app import run_app
     from paston.tui.words import Words
 
     session = GameSession(match, people, bots, out, deck_rng)

@@ -1,6 +1,6 @@
 """A game in progress for a screen: the match, the people's seats, the computer players,
 the deck source and the file the record is saved to. No drawing here; the full-screen
-app (:mod:`paston.tui.app`) asks it for a seat's view and hands it the moves.
+app (:mod:`paston.tui.table_app`) asks it for a seat's view and hands it the moves.
 
 >>> import random
 >>> from pathlib import Path

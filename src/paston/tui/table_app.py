@@ -13,8 +13,7 @@ words, ``q`` saves and quits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -32,26 +31,18 @@ from paston.cards import Card
 from paston.errors import IllegalActionError
 from paston.phases import Phase
 from paston.summary import deal_summary
+from paston.tui.draw import TableText
 from paston.tui.look import (
     by_suit,
     card_text,
-    cards_text,
     deal_end_lines,
-    fan,
-    ladder_lines,
-    last_said,
-    needs,
-    role_of,
-    seat_role,
 )
 from paston.tui.session import GameSession
+from paston.tui.widgets import KEYS, Chip, Dialog, Outcome
 from paston.tui.words import Words
 from paston.views import DealView
 
-__all__ = ["KEYS", "Outcome", "PastonApp"]
-
-#: The key of each choice, in order (a discard offers twelve cards).
-KEYS = "1234567890-="
+__all__ = ["PastonApp", "run_app"]
 
 CSS = """
 Screen { layout: vertical; }
@@ -79,66 +70,6 @@ ModalScreen { align: center middle; }
     border: thick $warning; padding: 0 1; background: $panel;
 }
 """
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How the app ended: the game over, or saved to go on later (``quit``)."""
-
-    finished: bool
-
-
-class Chip(Static):
-    """One choice: a card of the hand (with its key below) or an action; a click picks it."""
-
-    def __init__(self, index: int, label: Text, *, enabled: bool, selected: bool, action: bool) -> None:
-        key = KEYS[index] if index < len(KEYS) else " "
-        text = Text()
-        if action:
-            text.append(f"{key} ", style="dim")
-            text.append_text(label)
-        else:
-            text.append_text(label)
-            text.append(f"\n{key}", style="dim")
-        if not enabled:
-            text.stylize("dim")
-        if selected:
-            text.stylize("reverse")
-        super().__init__(text, classes="chip action" if action else "chip")
-        self.index = index
-        self.enabled = enabled
-
-    def on_click(self, event: events.Click) -> None:
-        if self.enabled:
-            app = self.app
-            assert isinstance(app, PastonApp)
-            app.pick(self.index)
-
-
-class Dialog(ModalScreen[str]):
-    """Text in a box; any key closes it (returning the key), ``q`` too."""
-
-    BINDINGS: ClassVar[list[BindingType]] = []
-
-    def __init__(self, lines: Sequence[str | Text], closing: str) -> None:
-        super().__init__()
-        self.lines = lines
-        self.closing = closing
-
-    def compose(self) -> ComposeResult:
-        body = Text()
-        for line in self.lines:
-            body.append_text(line if isinstance(line, Text) else Text(line))
-            body.append("\n")
-        body.append(self.closing, style="dim")
-        yield Static(body, classes="dialog")
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        self.dismiss(event.key)
-
-    def on_click(self, event: events.Click) -> None:
-        self.dismiss("click")
 
 
 class PastonApp(App[Outcome]):
@@ -170,6 +101,7 @@ class PastonApp(App[Outcome]):
     ) -> None:
         super().__init__()
         self.words = words or Words("en")
+        self.texts = TableText(session, self.words, four_colour=four_colour)
         self.session = session
         self.delay = delay  # between computer players' moves
         self.forced_delay = forced_delay  # before a person's only choice is played for them
@@ -201,7 +133,7 @@ class PastonApp(App[Outcome]):
 
     def on_mount(self) -> None:
         self.session.deal_on()
-        self.query_one("#keys", Static).update(self.keys_line())
+        self.query_one("#keys", Static).update(self.texts.keys_line())
         self.note(
             self.words(
                 "term_youAre", name=self.session.names[self.shown], target=self.session.match.rules.target
@@ -330,19 +262,12 @@ class PastonApp(App[Outcome]):
         self.push_screen(Dialog([words("endTitle", n=index + 1), *lines], closing), next_deal)
 
     def game_over(self) -> None:
-        match = self.session.match
-        names = self.session.names
         self.session.save()
-        words = self.words
-        who = words("log_and").join(names[s] for s in match.winners)
-        totals = ", ".join(f"{names[s]} {match.totals[s]}" for s in range(3))
-        lines: list[str | Text] = [
-            words("winnersShare" if len(match.winners) > 1 else "winnerWins", names=who),
-            words("term_finalTotals", totals=totals),
-            words("term_saved", file=self.session.out),
-        ]
         self.busy = True
-        self.push_screen(Dialog(lines, words("term_anyKey")), lambda _: self.exit(Outcome(finished=True)))
+        done = Outcome(finished=True)
+        self.push_screen(
+            Dialog(self.texts.game_over_lines(), self.words("term_anyKey")), lambda _: self.exit(done)
+        )
 
     # --- what the person may do --------------------------------------------------------
     def offer(self, view: DealView) -> None:
@@ -423,36 +348,14 @@ class PastonApp(App[Outcome]):
 
     # --- the other keys -----------------------------------------------------------------
     def action_help(self) -> None:
-        words = self.words
-        lines: list[str | Text] = [words("term_help1"), words("term_help2")]
-        if self.session.may_undo:
-            lines.append(words("term_help3"))
-        lines += ["", *ladder_lines(words)]
-        self.push_screen(Dialog(lines, words("term_enter")))
+        self.push_screen(Dialog(self.texts.help_lines(), self.words("term_enter")))
 
     def action_last_trick(self) -> None:
-        view = self.session.view(self.shown)
-        if not view.completed_tricks:
-            self.push_screen(Dialog([self.words("term_noTrickYet")], self.words("term_enter")))
-            return
-        last = view.completed_tricks[-1]
-        names = self.session.names
-        plays = ", ".join(f"{names[seat]} {self.words.card(card)}" for seat, card in last.plays)
-        line = self.words("term_lastTrick", plays=plays, name=names[last.winner])
+        line = self.texts.last_trick_line(self.session.view(self.shown))
         self.push_screen(Dialog([line], self.words("term_enter")))
 
     def action_sheet(self) -> None:
-        match = self.session.match
-        names = self.session.names
-        words = self.words
-        lines: list[str | Text] = [
-            f"{words('term_sheetDeal')[:10]:<10}" + "".join(f"{n[:14]:>16}" for n in names)
-        ]
-        for number, totals in enumerate((t for t in match.deal_totals if t is not None), start=1):
-            lines.append(f"{number:>8}  " + "".join(f"{t:>16}" for t in totals))
-        lines.append(f"{words('endTotal')[:10]:<10}" + "".join(f"{t:>16}" for t in match.totals))
-        lines.append(words("term_gameTo", target=match.rules.target))
-        self.push_screen(Dialog(lines, words("term_enter")))
+        self.push_screen(Dialog(self.texts.sheet_lines(), self.words("term_enter")))
 
     def action_hint(self) -> None:
         seat = self.session.waiting_for
@@ -466,22 +369,10 @@ class PastonApp(App[Outcome]):
 
     @work(thread=True, exclusive=True, group="hint")
     def hint_for(self, view: DealView) -> None:
-        hint = explain(view, level=1)
-        words = self.words
-        lines: list[str | Text] = [words("term_hintTitle", n=hint.worlds)]
-        for rank, option in enumerate(hint.options[:10], start=1):
-            best = "  " + words("term_best") if rank == 1 else ""
-            tricks = (
-                ""
-                if option.tricks is None
-                else "   " + words("term_expectedTricks", n=f"{option.tricks:.1f}")
-            )
-            label = words.action(option.action, view.phase)
-            points = words("term_points", score=f"{option.score:+.2f}")
-            lines.append(f"  {rank:>2}. {label:<24} {points:>12}{tricks}{best}")
+        lines = self.texts.hint_lines(explain(view, level=1), view.phase)
         self.call_from_thread(self._show_hint, lines)
 
-    def _show_hint(self, lines: list[str | Text]) -> None:
+    def _show_hint(self, lines: list[str]) -> None:
         self.message = ""
         self.draw()
         self.push_screen(Dialog(lines, self.words("term_enter")))
@@ -543,113 +434,18 @@ class PastonApp(App[Outcome]):
         view = session.view(self.shown)
         seat_to_move = session.waiting_for
         left, right = (self.shown + 1) % 3, (self.shown + 2) % 3
-        self.query_one("#status", Static).update(self.status_line(view))
+        self.query_one("#status", Static).update(self.texts.status_line(view, self.message))
         for widget_id, seat in (("#seat-a", left), ("#seat-b", right)):
             widget = self.query_one(widget_id, Static)
             widget.set_class(seat == seat_to_move, "turn")
-            widget.update(self.seat_text(view, seat))
-        self.query_one("#trick", Static).update(self.trick_text(view, left, right))
-        self.query_one("#score", Static).update(self.score_text())
+            widget.update(self.texts.seat_text(view, seat))
+        self.query_one("#trick", Static).update(self.texts.trick_text(view, self.shown))
+        self.query_one("#score", Static).update(self.texts.score_text())
         you = self.query_one("#you", Vertical)
         you.set_class(self.shown == seat_to_move, "turn")
-        you.border_title = Text(self.seat_title(view, self.shown))  # a name is never markup
+        you.border_title = Text(self.texts.seat_title(view, self.shown))  # a name is never markup
         self.draw_hand(view)
         self.draw_choices()
-
-    def status_line(self, view: DealView) -> Text:
-        match = self.session.match
-        names = self.session.names
-        words = self.words
-        text = Text(
-            words("term_status", n=len(match.deals), dealer=names[view.dealer], target=match.rules.target)
-        )
-        if view.contract is not None and view.declarer is not None:
-            text.append(" │ ")
-            text.append(
-                words("declares", name=names[view.declarer], contract=words.contract(view.contract)),
-                style="bold",
-            )
-            text.append(" · " + words("term_trump", suit="♠♣♦♥"[view.contract.trump_suit]))
-        elif view.high_bid is not None:
-            text.append(" │ " + words("highestBid", contract=words.contract(view.high_bid)))
-        if self.message:
-            text.append(f" │ {self.message}", style="bold yellow")
-        return text
-
-    def seat_title(self, view: DealView, seat: int) -> str:
-        role = role_of(seat_role(view, seat), needs(view, seat), view.tricks[seat], self.words)
-        dealer = " · " + self.words("dealerShort") if seat == view.dealer else ""
-        return f"{self.session.names[seat]} · {role}{dealer}"
-
-    def seat_text(self, view: DealView, seat: int) -> Text:
-        """An opponent: name (and dealer), then role and tricks, what it said, its cards' backs."""
-        words = self.words
-        text = Text(self.session.names[seat], style="bold")
-        if seat == view.dealer:
-            text.append(" · " + words("dealerShort"))
-        if seat == self.session.waiting_for:
-            text.append(" " + words("term_toMove"), style="bold yellow")
-        text.append("\n" + role_of(seat_role(view, seat), needs(view, seat), view.tricks[seat], words))
-        said = last_said(view, seat, words) if view.phase < Phase.PLAY else None
-        if said:
-            text.append(f" “{said}”")
-        size = view.hand_sizes[seat]
-        text.append(f"  {fan(size)} {size}", style="dim")
-        return text
-
-    def trick_text(self, view: DealView, left: int, right: int) -> Text:
-        names = self.session.names
-        words = self.words
-        if view.phase < Phase.PLAY:
-            phase_words = {
-                Phase.AUCTION: words("auction"),
-                Phase.DISCARD: words.game["prikup"],
-                Phase.TRUMP: words("phase_trump"),
-                Phase.DEFENCE: words("anPhase_whist"),
-            }
-            text = Text(phase_words.get(view.phase, ""), style="bold")
-            if view.prikup is not None:
-                text.append(f"\n{words.game['prikup']}: ")
-                text.append_text(cards_text(view.prikup, words, four_colour=self.four_colour))
-            return text
-        plays = dict(view.current_trick)
-        winner = None
-        title = words("trickN", n=len(view.completed_tricks) + 1)
-        if not plays and view.completed_tricks:
-            last = view.completed_tricks[-1]
-            plays, winner = dict(last.plays), last.winner
-            title = words("term_trickTo", n=len(view.completed_tricks), name=names[winner])
-        text = Text(title, style="bold")
-
-        def cell(seat: int) -> Text:
-            out = Text(f"{names[seat][:12]}: ")
-            if seat in plays:
-                out.append_text(card_text(plays[seat], words, four_colour=self.four_colour))
-                if seat == winner:
-                    out.append(" ✓", style="bold green")
-            else:
-                out.append("·", style="dim")
-            return out
-
-        text.append("\n")
-        text.append_text(cell(left))
-        text.append("    ")
-        text.append_text(cell(right))
-        text.append("\n\n          ")
-        text.append_text(cell(self.shown))
-        return text
-
-    def score_text(self) -> Text:
-        match = self.session.match
-        names = self.session.names
-        text = Text(self.words("term_score"), style="bold")
-        leader = max(match.totals)
-        for s in range(3):
-            style = "bold green" if match.totals[s] == leader and leader > 0 else ""
-            text.append(f"\n{names[s][:18]:<19}{match.totals[s]:>6}", style=style)
-        deals = self.words("term_dealsTo", n=match.completed_deals, target=match.rules.target)
-        text.append(f"\n{deals}", style="dim")
-        return text
 
     def draw_hand(self, view: DealView) -> None:
         hand = self.query_one("#hand", Horizontal)
@@ -685,18 +481,6 @@ class PastonApp(App[Outcome]):
             Chip(i, Text(words.action(a, phase)), enabled=True, selected=i == self.selected, action=True)
             for i, a in enumerate(self.choices)
         )
-
-    def keys_line(self) -> Text:
-        """The keys at the foot of the screen, in the player's words."""
-        text = Text()
-        keys = [("h", "term_key_hint"), ("l", "term_key_last"), ("s", "term_key_score")]
-        if self.session.may_undo:
-            keys.append(("u", "term_key_undo"))
-        keys += [("?", "term_key_help"), ("q", "term_key_quit")]
-        for key, word in keys:
-            text.append(f" {key}", style="bold yellow")
-            text.append(f" {self.words(word)} ")
-        return text
 
 
 def run_app(
