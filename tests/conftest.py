@@ -63,7 +63,10 @@ MARKER_HELP = {
     "cluster": "starts Redis and paston serve workers",
     "postgres": "uses the throwaway PostgreSQL cluster",
     "slow": "starts Ray or is marked SLOW by its module",
+    "screen": "drives the full-screen terminal app (Textual's pilot, snapshots, a pseudo-terminal)",
 }
+#: The modules of the terminal app's screen tests (the ``screen`` tier).
+SCREEN_MODULES = ("test_tui", "test_tui_snapshots", "test_cli_play_screen")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -148,8 +151,11 @@ def markers_of(item: pytest.Item) -> set[str]:
         found.add("postgres")
     module = getattr(item, "module", None)
     if module is not None:
-        if module.__name__.rsplit(".", 1)[-1].startswith("test_browser_"):
+        name = module.__name__.rsplit(".", 1)[-1]
+        if name.startswith("test_browser_"):
             found.add("browser")
+        if name in SCREEN_MODULES:
+            found.add("screen")
         if getattr(module, "SLOW", False):
             found.add("slow")
     return found
