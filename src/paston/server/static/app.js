@@ -11,11 +11,13 @@ import { renderReplay, replay } from "./replay.js";
 import { renderScoreSheet, scoreSheet } from "./scoresheet.js";
 import { renderTable, turnAnnouncement } from "./table.js";
 import { installDeckOption } from "./deckprefs.js";
+import { installSoundOption, playSound } from "./sounds.js";
 import "./install.js"; // the service worker and the manifest: the app installable and its shell offline
 
 async function start() {
   applyChrome();
   installDeckOption();
+  installSoundOption();
   const table = location.pathname.match(/^\/t\/([\w-]+)$/);
   const replayed = location.pathname.match(/^\/replay(?:\/([\w-]+))?$/);
   const scored = location.pathname.match(/^\/sheet(?:\/([\w-]+))?$/);
@@ -36,7 +38,10 @@ async function start() {
   } else if (table) {
     setView(renderTable);
     renderTable();
-    connect(table[1], () => announce(() => turnAnnouncement(live.state.view))); // in the language shown
+    connect(table[1], () => { // said in the language shown; a bell when sounds are on
+      announce(() => turnAnnouncement(live.state.view));
+      playSound("turn");
+    });
   } else {
     setView(renderLobby);
     await lobby();
