@@ -116,7 +116,8 @@ function seatPanel(s, v, position, said) {
   el("div", { class: "seat-line" }, el("span", {
     class: `presence ${status}`, title: s.kind === "bot" ? botDescription(s.bot) || null : null,
   }, statusText), stats),
-  said ? el("div", { class: "seat-extra" }, el("span", { class: "bubble" }, said)) : null,
+  // in the play the role says what the last call did (whist, pass; the marker the contract)
+  said && !(part && v.phase === "play") ? el("div", { class: "seat-extra" }, el("span", { class: "bubble" }, said)) : null,
   form);
 }
 
