@@ -68,10 +68,10 @@ CARDS_IN = "es => es.map(e => e.dataset.card)"
 class LiveServer:
     """The real application on a free port, served by uvicorn in a thread."""
 
-    def __init__(self, db_url: str, limits: Limits | None = None) -> None:
+    def __init__(self, db_url: str, limits: Limits | None = None, bot_delay: float = 0.05) -> None:
         # next_deal_seconds=0: these tests play on through the ends of deals (the end-of-deal
         # panel is tested in test_browser_enddeal.py, whose tables say how long they pause)
-        self.app = create_app(db_url, bot_delay=0.05, limits=limits, next_deal_seconds=0)
+        self.app = create_app(db_url, bot_delay=bot_delay, limits=limits, next_deal_seconds=0)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="paston-test-server", daemon=True)

@@ -1,7 +1,8 @@
 """Every page and every phase of a deal fits a phone: at 320, 375, 768 and 1280 px wide,
-in all five languages, nothing is wider than the screen (``scrollWidth <= innerWidth``:
-no sideways scrolling), and at the table the hand and the actions are inside the first
-screen. A screenshot of each phase at 320 px is kept under artifacts/screenshots/fit/.
+and on a landscape phone (812×375) and tablet (1024×768), in all five languages, nothing
+is wider than the screen (``scrollWidth <= innerWidth``: no sideways scrolling), and at
+the table the hand and the actions are inside the first screen. Screenshots of each phase
+at 320, 375, 1280 and 812×375 are kept under artifacts/screenshots/fit/.
 
 One server and one browser for the module; the language is switched in place (the
 picker), which redraws the page without a reload."""
@@ -30,9 +31,10 @@ from browser_helpers import (
 __all__ = ["browser", "live"]  # the fixtures, imported for pytest
 
 SLOW = True  # shares one server and one browser: the services group
-WIDTHS = (320, 375, 768, 1280)
+#: Phones and tablets upright, a desktop, then a landscape phone and a landscape tablet.
+SIZES = ((320, 640), (375, 740), (768, 1024), (1280, 800), (812, 375), (1024, 768))
 LANGS = ("en", "hy", "ru", "es", "ja")
-HEIGHT = {320: 640, 375: 740, 768: 1024, 1280: 800}
+SHOT_AT = {(320, 640): "320", (375, 740): "375", (1280, 800): "1280", (812, 375): "812x375"}
 FIT = SHOTS / "fit"
 
 #: Everything wider than the page, named (for a readable failure).
@@ -75,8 +77,8 @@ def set_language(page: Any, lang: str) -> None:
 def check_fit(page: Any, where: str, *, first_screen: tuple[str, ...] = ()) -> None:
     """At every width and in every language: nothing wider than the screen, and the
     ``first_screen`` selectors (where present) inside the first screen."""
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
         for lang in LANGS:
             set_language(page, lang)
             page.evaluate("window.scrollTo(0, 0)")
@@ -87,16 +89,18 @@ def check_fit(page: Any, where: str, *, first_screen: tuple[str, ...] = ()) -> N
                     boxes = page.eval_on_selector_all(selector, BOXES)
                     assert boxes, (where, selector)
                     bottom = max(b for _, b in boxes)
-                    assert bottom <= HEIGHT[width] + 1, (where, width, lang, selector, bottom)
+                    assert bottom <= height + 1, (where, width, height, lang, selector, bottom)
             except AssertionError:
                 FIT.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(FIT / f"failed-{where}-{width}-{lang}.png"))
+                page.screenshot(path=str(FIT / f"failed-{where}-{width}x{height}-{lang}.png"))
                 raise
-        if width == 320:  # in English: the machine may lack the fonts of the other scripts
+        if (width, height) in SHOT_AT:  # in English: the machine may lack the fonts of the other scripts
             set_language(page, "en")
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(900)  # the cards' motion over (motion.js: three steps of 260 ms)
             FIT.mkdir(parents=True, exist_ok=True)
-            path = FIT / f"{where}-320.png"
-            page.screenshot(path=str(path), full_page=True)
+            path = FIT / f"{where}-{SHOT_AT[width, height]}.png"
+            page.screenshot(path=str(path), full_page=width < 700)
             check_png(path)
     set_language(page, "en")
     page.set_viewport_size({"width": 1280, "height": 800})

@@ -12,11 +12,13 @@ import { renderReplay, replay } from "./replay.js";
 import { renderScoreSheet, scoreSheet } from "./scoresheet.js";
 import { renderTable } from "./table.js";
 import { installDeckOption } from "./deckprefs.js";
+import { installSoundOption, playSound } from "./sounds.js";
 import "./install.js"; // the service worker and the manifest: the app installable and its shell offline
 
 async function start() {
   applyChrome();
   installDeckOption();
+  installSoundOption();
   const table = location.pathname.match(/^\/t\/([\w-]+)$/);
   const replayed = location.pathname.match(/^\/replay(?:\/([\w-]+))?$/);
   const scored = location.pathname.match(/^\/sheet(?:\/([\w-]+))?$/);
@@ -37,7 +39,10 @@ async function start() {
   } else if (table) {
     setView(renderTable);
     renderTable();
-    connect(table[1], (view) => logTurn(view.phase)); // after the moves it follows, in the live log
+    connect(table[1], (view) => { // the turn: in the live log after the moves it follows; a bell when sounds are on
+      logTurn(view.phase);
+      playSound("turn");
+    });
   } else {
     setView(renderLobby);
     await lobby();

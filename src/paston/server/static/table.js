@@ -9,12 +9,14 @@ import { el } from "./dom.js";
 import { endDealView } from "./enddeal.js";
 import { act, live, rematch, savedName, takeSeat } from "./live.js";
 import { animateTable, snapshot } from "./motion.js";
+import { tableSounds } from "./sounds.js";
 import { SEAT_COLORS, botDescription, botLabel, seatNames } from "./players.js";
 import { connectionNote, seatLostNote } from "./notices.js";
 import { outcomeText, sheetView } from "./sheet.js";
 import { GAME, actionLabel, num, signed, t, word } from "./text.js";
 
 let state = null; // the state being drawn: live.state, set by renderTable
+let heard = null; // the state last drawn, for the sounds of what changed since
 
 function names() {
   return seatNames(state.table);
@@ -46,6 +48,26 @@ function needs(v, seat) {
   return null;
 }
 
+/** A seat's part in this deal once the contract is known: declarer, whister, or out (R6.1). */
+function role(v, seat) {
+  if (v.declarer === null) return null;
+  if (seat === v.declarer) return { key: "declarer", cls: "declarer" };
+  if (v.phase !== "play" && v.phase !== "over") return null;
+  return v.defenders.includes(seat) ? { key: "roleWhister", cls: "whister" } : { key: "roleOut", cls: "out" };
+}
+
+/** An opponent's cards as a fan of overlapping backs, one per card (decorative: the
+ * count is said in words to screen readers). */
+function fan(count) {
+  const shown = Math.min(count, 12);
+  return [
+    el("span", { class: "fan", "aria-hidden": "true", style: `--n: ${Math.max(shown, 1)}` },
+      Array.from({ length: shown }, (_, i) => el("span", { class: "card back fan-card", style: `--i: ${i}` })),
+      shown ? el("span", { class: "fan-count" }, num(count)) : null),
+    el("span", { class: "sr-only" }, t("cardsInHand", { n: count })),
+  ];
+}
+
 function seatPanel(s, v, position, said) {
   const n = names();
   const isTurn = v.to_move === s.seat;
@@ -56,15 +78,18 @@ function seatPanel(s, v, position, said) {
   }[status];
   const badges = [];
   if (v.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: t("dealer") }, t("dealerShort")));
-  if (v.declarer === s.seat) badges.push(el("span", { class: "badge role" }, t("declarer")));
+  const part = role(v, s.seat);
+  if (part) badges.push(el("span", { class: `badge role ${part.cls}`, "data-role": part.cls }, t(part.key)));
   const need = needs(v, s.seat);
-  const stats = [el("span", {}, t("totalShort", { n: num(v.totals[s.seat]) }))];
+  // the score at a glance: the total as a chip (its words for screen readers)
+  const stats = [el("span", { class: "score-chip", "data-testid": "seat-total", title: t("totalShort", { n: num(v.totals[s.seat]) }) },
+    el("span", { "aria-hidden": "true" }, num(v.totals[s.seat])),
+    el("span", { class: "sr-only" }, t("totalShort", { n: num(v.totals[s.seat]) })))];
   if (v.phase === "play" || v.tricks.some((x) => x > 0)) {
-    stats.push(el("span", {}, need ? t("tricksOfNeeded", { n: v.tricks[s.seat], need }) : t("tricksShort", { n: v.tricks[s.seat] })));
+    stats.push(el("span", { class: `taken ${need && v.tricks[s.seat] >= need ? "enough" : ""}`, "data-testid": "seat-tricks" },
+      need ? t("tricksOfNeeded", { n: v.tricks[s.seat], need }) : t("tricksShort", { n: v.tricks[s.seat] })));
   }
-  const backs = position === "me" && state.you === s.seat ? null
-    : el("span", { class: "backs", role: "img", "aria-label": t("cardsInHand", { n: v.hand_sizes[s.seat] }) },
-      Array.from({ length: Math.min(v.hand_sizes[s.seat], 12) }, () => cardBack("mini")));
+  const backs = position === "me" && state.you === s.seat ? null : fan(v.hand_sizes[s.seat]);
   let form = null;
   if (state.you === null && !s.taken && s.kind === "human") {
     form = el("form", { class: "seat-form", "data-testid": "seat-form", onsubmit: (e) => takeSeat(s.seat, e) },
@@ -81,6 +106,7 @@ function seatPanel(s, v, position, said) {
     class: `seat-panel ${position} ${isTurn ? "turn" : ""} ${mine ? "mine" : ""}`,
     "data-seat": s.seat, "data-status": status, "aria-current": isTurn ? "true" : null,
   },
+  backs ? el("div", { class: "seat-cards" }, backs) : null,
   el("div", { class: "seat-head" },
     el("span", { class: "dot", style: `background:${SEAT_COLORS[s.seat]}`, "aria-hidden": "true" }),
     el("strong", { class: "seat-name" }, n[s.seat]),
@@ -90,7 +116,8 @@ function seatPanel(s, v, position, said) {
   el("div", { class: "seat-line" }, el("span", {
     class: `presence ${status}`, title: s.kind === "bot" ? botDescription(s.bot) || null : null,
   }, statusText), stats),
-  said || backs ? el("div", { class: "seat-extra" }, said ? el("span", { class: "bubble" }, said) : null, backs) : null,
+  // in the play the role says what the last call did (whist, pass; the marker the contract)
+  said && !(part && v.phase === "play") ? el("div", { class: "seat-extra" }, el("span", { class: "bubble" }, said)) : null,
   form);
 }
 
@@ -113,10 +140,10 @@ function trickView(v) {
     caption = t("wonBy", { name: n[v.last_trick.winner] });
   }
   return el("div", {
-    class: `trick ${previous ? "previous" : ""}`, "data-testid": "trick", role: "group", "aria-label": t("trick"),
-    "data-winner": previous ? v.last_trick.winner : null,
+    class: `trick ${previous ? "previous piled" : ""}`, "data-testid": "trick", role: "group", "aria-label": t("trick"),
+    "data-winner": previous ? v.last_trick.winner : null, "data-winner-at": previous ? pos[v.last_trick.winner] : null,
   },
-    plays.map((p) => el("div", { class: `play at-${pos[p.seat]}`, "data-seat": p.seat }, cardNode(p.card),
+    plays.map((p, i) => el("div", { class: `play at-${pos[p.seat]}`, "data-seat": p.seat, style: `--k: ${i}` }, cardNode(p.card),
       el("span", { class: "who" }, n[p.seat]))),
     caption ? el("div", { class: "caption" }, caption) : null);
 }
@@ -370,6 +397,8 @@ function firstDealNote() {
 export function renderTable() {
   const before = snapshot(app);
   state = live.state;
+  tableSounds(heard, state);
+  heard = state;
   if (!state) {
     app.replaceChildren(el("section", { class: "panel" }, el("p", {}, t("connecting"))));
     return;
@@ -393,9 +422,10 @@ export function renderTable() {
   contractMarker(v),
   connectionNote(),
   firstDealNote(),
-  el("div", { class: "opponents" }, seatPanel(seats[left], v, "left", said[left]), seatPanel(seats[right], v, "right", said[right])),
-  el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
-  seatPanel(seats[me], v, "me", said[me]),
+  el("div", { class: "felt", "data-testid": "felt" },
+    seatPanel(seats[left], v, "left", said[left]), seatPanel(seats[right], v, "right", said[right]),
+    el("div", { class: "center-wrap" }, centerView(v), lastTrickView(v)),
+    seatPanel(seats[me], v, "me", said[me])),
   handView(v),
   state.shuffling || state.sealed ? null : actionsView(v),
   hintView(state));
