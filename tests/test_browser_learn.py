@@ -195,9 +195,9 @@ def test_a_guided_practice_deal_from_the_learn_page_to_its_end(
         assert step.startswith(state["phase"]), (step, state)  # the coach speaks of the phase at hand
         assert page.locator("[data-testid=hint-button]").is_visible()
         if step not in said:  # the coach asks for the hint by itself on the learner's moves
-            page.wait_for_selector("[data-testid=hint-options], [data-testid=hint-button][disabled]")
+            page.wait_for_selector("[data-testid=hint-best], [data-testid=hint-button][disabled]")
             try:  # the answer comes from the bot pool: on a busy machine it may time out
-                page.wait_for_selector("[data-testid=hint-options]", timeout=8_000)
+                page.wait_for_selector("[data-testid=hint-best]", timeout=8_000)
                 hinted += 1
             except PlaywrightTimeout:
                 pass

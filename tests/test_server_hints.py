@@ -1,6 +1,8 @@
 """Hints over the table WebSocket: ``{"type": "hint"}`` from the seated person to move at
 a practice table gets the ``pimc`` player's options for that decision, from that seat's
-view only; every other asker gets an error in the usual shape."""
+view only, each with its chance to make (or beat) the contract and its group of equally
+good options; every other asker gets an error in the usual shape. The chances themselves:
+tests/test_server_hint_chances.py."""
 
 from __future__ import annotations
 
@@ -88,20 +90,32 @@ def test_a_hint_for_every_kind_of_decision_is_the_seats_own(client: TestClient) 
             view = state["view"]
             ws.send_json({"type": "hint"})
             hint = answer(ws, "hint")
-            assert set(hint) == {"type", "version", "seat", "options", "chosen", "level"}
+            assert set(hint) == {"type", "version", "seat", "goal", "options", "chosen", "level", "worlds"}
             assert hint["version"] == state["version"] and hint["seat"] == seat and hint["level"] == 3
+            defending = view["phase"] == "defence" or (view["phase"] == "play" and view["declarer"] != seat)
+            assert hint["goal"] == ("beat" if defending else "make")
             actions = [o["action"] for o in hint["options"]]
             assert actions[0] == hint["chosen"] and set(actions) <= set(view["legal"])
             phase = view["phase"]
             assert {Action.parse(a).kind for a in actions} <= KINDS[phase]
             for o in hint["options"]:
+                assert set(o) == {"action", "score", "tricks", "chance", "group"}
                 assert isinstance(o["score"], float)
                 assert (o["tricks"] is None) == (phase != "play")
+                # a chance: a whole number of the worlds sampled (none for pass, surrender)
+                assert (o["chance"] is None) == (o["action"] in ("pass", "surrender"))
+                if o["chance"] is not None and hint["worlds"]:
+                    assert 0 <= o["chance"] <= 1
+                    assert abs(o["chance"] * hint["worlds"] - round(o["chance"] * hint["worlds"])) < 1e-9
+            groups = [o["group"] for o in hint["options"]]
+            assert groups[0] == 0 and groups == sorted(groups)
             # the seat's own view, the table's seed: the very hint
             live = manager.tables[table]
             local = explain(live.match.view(seat), level=3, seed=decision_seed(HINT_SEED, state["version"]))
             assert hint["chosen"] == str(local.chosen)
             assert actions == [str(o.action) for o in local.options]
+            assert [o["chance"] for o in hint["options"]] == [o.chance for o in local.options]
+            assert groups == list(local.groups) and hint["worlds"] == local.worlds
             seen.add(phase)
             # follow the hint, except that the deal must reach its play: never surrender
             # (R4.3) nor leave the declarer uncontested (R5)

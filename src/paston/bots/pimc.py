@@ -38,7 +38,7 @@ from paston.contracts import Contract, allowed_trumps
 from paston.deal import Phase
 from paston.errors import IllegalActionError
 from paston.rules import Rules
-from paston.scoring import declarer_score, defender_score
+from paston.scoring import DECLARER_NEEDS, declarer_score, defender_score
 from paston.solver import Position, Solver, default_solver
 from paston.views import DealView
 
@@ -94,11 +94,15 @@ T = TypeVar("T")
 class Option:
     """One action the player considers, as valued from the seat's view: ``score`` the
     expected deal score (R7 points) for the seat, ``tricks`` the seat's expected tricks
-    (card play only, else ``None``)."""
+    (card play only, else ``None``), ``chance`` the fraction of the sampled worlds in which
+    the seat's side gets what it plays for after this action: the declarer (or a bidder,
+    or the declarer choosing a discard or trump) makes the contract, a defender beats it
+    (``None`` for an action that plays no contract: pass, surrender)."""
 
     action: Action
     score: float
     tricks: float | None
+    chance: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +234,14 @@ class PimcPlayer:
             hands=hands, contract=contract, declarer=declarer, defenders=defenders, leader=declarer
         )
         tricks = solver.tricks(pos)
-        return declarer_score(contract, tricks >= 6) + 0.01 * tricks
+        return declarer_score(contract, tricks >= DECLARER_NEEDS) + 0.01 * tricks
+
+    @staticmethod
+    def _made(score: float) -> bool:
+        """Whether a :meth:`_full_deal_score` (or surrender's −10) is a made contract: a
+        made one scores at least +10, a failed one or surrender −10 or less (the tie-break
+        adds at most 0.1)."""
+        return score > 0
 
     # --- card play -------------------------------------------------------------------------
     def _play(self, view: DealView) -> Scored:
@@ -245,8 +256,8 @@ class PimcPlayer:
         # (the defenders are paid on their own tricks, so they are not true partners)
         exact = not lone and me != declarer
 
-        def job(solver: Solver, world: World) -> list[tuple[float, float, float]]:
-            """(value, tie-break, own tricks) of each legal card in one world."""
+        def job(solver: Solver, world: World) -> list[tuple[float, float, float, bool]]:
+            """(value, tie-break, own tricks, contract made) of each legal card in one world."""
             hands = tuple(world[s] if s in active else 0 for s in range(3))
             pos = Position(
                 hands=(hands[0], hands[1], hands[2]),
@@ -260,32 +271,43 @@ class PimcPlayer:
             if exact:
                 maxn = solver.maxn(pos, rules)
                 return [
-                    (maxn.card_scores[c][me], -maxn.card_scores[c][declarer], maxn.card_tricks[c][me])
+                    (
+                        maxn.card_scores[c][me],
+                        -maxn.card_scores[c][declarer],
+                        maxn.card_tricks[c][me],
+                        maxn.card_tricks[c][declarer] >= DECLARER_NEEDS,
+                    )
                     for c in legal
                 ]
             solution = solver.solve(pos)
-            out: list[tuple[float, float, float]] = []
+            out: list[tuple[float, float, float, bool]] = []
             for c in legal:
                 d = solution.card_values[c]
+                made = d >= DECLARER_NEEDS
                 if me == declarer:
-                    out.append((declarer_score(contract, d >= 6), d, d))
+                    out.append((declarer_score(contract, made), d, d, made))
                 else:  # the lone defender
-                    out.append((defender_score(contract, 10 - d, lone=True, rules=rules), -d, 10 - d))
+                    out.append((defender_score(contract, 10 - d, lone=True, rules=rules), -d, 10 - d, made))
             return out
 
         value = {c: 0.0 for c in legal}
         tie = {c: 0.0 for c in legal}
         mine = {c: 0.0 for c in legal}  # the seat's own tricks, for the hint
+        reached = {c: 0 for c in legal}  # worlds where the seat's side gets its aim, for the hint
+        aim = me == declarer  # the declarer plays to make the contract, a defender to beat it
         results = self._sampled(view, self.settings.play, TIME_BUDGETS.play, job)
         for per_card in results:
-            for c, (v, t, m) in zip(legal, per_card, strict=True):
+            for c, (v, t, m, made) in zip(legal, per_card, strict=True):
                 value[c] += v
                 tie[c] += t
                 mine[c] += m
+                reached[c] += made == aim
         used = len(results)
         ranked = sorted(legal, key=lambda c: (value[c], tie[c], -c.index), reverse=True)
         n = max(used, 1)
-        return Scored(tuple(Option(Action.play(c), value[c] / n, mine[c] / n) for c in ranked), used)
+        return Scored(
+            tuple(Option(Action.play(c), value[c] / n, mine[c] / n, reached[c] / n) for c in ranked), used
+        )
 
     # --- bidding -----------------------------------------------------------------------------
     def _bid(self, view: DealView) -> Scored:
@@ -315,8 +337,9 @@ class PimcPlayer:
         results = self._sampled(view, self.settings.bid, TIME_BUDGETS.bid, job)
         used = len(results)
         expected = sum(results) / used
+        made = sum(1 for r in results if self._made(r)) / used
         # passing scores about 0; bid only when declaring beats it by BID_MARGIN
-        bidding, passing = Option(bid, expected, None), Option(PASS, 0.0, None)
+        bidding, passing = Option(bid, expected, None, made), Option(PASS, 0.0, None)
         ranked = (bidding, passing) if expected > BID_MARGIN else (passing, bidding)
         return Scored(ranked, used)
 
@@ -346,16 +369,20 @@ class PimcPlayer:
             return out
 
         results = self._sampled(view, self.settings.discard, TIME_BUDGETS.discard, job)
-        tried: list[tuple[float, tuple[Card, Card]]] = []
+        tried: list[tuple[float, tuple[Card, Card], int]] = []
         for i, pair in enumerate(candidates):
             value = 0.0
+            made = 0
             for per_pair in results:
                 value += per_pair[i]
-            tried.append((value, pair))
+                made += self._made(per_pair[i])
+            tried.append((value, pair, made))
         # the first of the best pairs wins: a stable sort keeps the candidates' order in ties
         tried.sort(key=lambda vp: -vp[0])
         n = max(len(results), 1)
-        return Scored(tuple(Option(Action.discard(a, b), v / n, None) for v, (a, b) in tried), len(results))
+        return Scored(
+            tuple(Option(Action.discard(a, b), v / n, None, m / n) for v, (a, b), m in tried), len(results)
+        )
 
     def _trump(self, view: DealView) -> Scored:
         assert view.seat is not None
@@ -369,13 +396,15 @@ class PimcPlayer:
 
         results = self._sampled(view, self.settings.discard, TIME_BUDGETS.trump, job)
         values = {c: 0.0 for c in allowed}
+        made = {c: 0 for c in allowed}
         for per_contract in results:
             for c, v in zip(allowed, per_contract, strict=True):
                 values[c] += v
+                made[c] += self._made(v)
         used = len(results)
         n = max(used, 1)
         ranked = sorted(allowed, key=lambda c: (values[c], -int(c)), reverse=True)
-        options = [Option(Action.trump(c), values[c] / n, None) for c in ranked]
+        options = [Option(Action.trump(c), values[c] / n, None, made[c] / n) for c in ranked]
         if SURRENDER in view.legal_actions:
             # surrender (R7: −10) is chosen only when every contract is expected to lose more
             keep = sum(1 for o in options if o.score >= SURRENDER_SCORE)
@@ -388,8 +417,8 @@ class PimcPlayer:
         me, declarer, contract, rules = view.seat, view.declarer, view.contract, view.rules
         partner_passed = len(view.whist_answers) == 1 and not view.whist_answers[0]
 
-        def job(solver: Solver, world: World) -> float:
-            """The seat's score when it whists, in one world."""
+        def job(solver: Solver, world: World) -> tuple[float, bool]:
+            """The seat's score when it whists, and whether the contract is beaten, in one world."""
             hands = (world[0], world[1], world[2])
             if partner_passed:
                 alone = tuple(hands[s] if s in (declarer, me) else 0 for s in range(3))
@@ -400,15 +429,18 @@ class PimcPlayer:
                     defenders=(me,),
                     leader=declarer,
                 )
-                return defender_score(contract, 10 - solver.tricks(pos), lone=True, rules=rules)
+                d = solver.tricks(pos)
+                return defender_score(contract, 10 - d, lone=True, rules=rules), d < DECLARER_NEEDS
             defenders = tuple(s for s in range(3) if s != declarer)
             pos = Position(
                 hands=hands, contract=contract, declarer=declarer, defenders=defenders, leader=declarer
             )
-            return float(solver.maxn(pos, rules).scores[me])
+            maxn = solver.maxn(pos, rules)
+            return float(maxn.scores[me]), maxn.tricks[declarer] < DECLARER_NEEDS
 
         results = self._sampled(view, self.settings.whist, TIME_BUDGETS.whist, job)
         used = len(results)
-        expected = sum(results) / used  # passing scores 0 (R7.4, R7.6)
-        whist, passing = Option(WHIST, expected, None), Option(PASS, 0.0, None)
+        expected = sum(score for score, _ in results) / used  # passing scores 0 (R7.4, R7.6)
+        beaten = sum(1 for _, b in results if b) / used
+        whist, passing = Option(WHIST, expected, None, beaten), Option(PASS, 0.0, None)
         return Scored((whist, passing) if expected > 0 else (passing, whist), used)

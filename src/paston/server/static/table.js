@@ -2,7 +2,7 @@
 // hand and moves, the auction log, the invite link and the end of the game.
 import { focusDiscard, handKeys, handStop, noteHandFocus, skipLink } from "./access.js";
 import { cardBack, cardName, cardNode, sortCards } from "./cards.js";
-import { hintView } from "./hint.js";
+import { hintView, markHint } from "./hint.js";
 import { app, rerender } from "./chrome.js";
 import { coachPanel } from "./coach.js";
 import { el } from "./dom.js";
@@ -432,5 +432,6 @@ export function renderTable() {
   app.replaceChildren(el("div", { class: "table-layout" },
     el("div", { class: "main-col" }, seatLostNote(state, names()), endView(), endDealView(state, names()), coachPanel(state), board),
     el("div", { class: "side-col" }, inviteView(), historyView(v), sheetView(state, names()))));
+  markHint(app, state); // the hint's recommended card or button (hint.js)
   animateTable(before, app);
 }

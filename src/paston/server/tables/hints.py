@@ -1,7 +1,9 @@
 """Hints at practice tables: ``{"type": "hint"}`` from the seated person whose turn it is
 gets the ``pimc`` player's options for that decision, valued from that seat's own view
 (:func:`paston.bots.explain.explain`), computed in the bot worker pool, never on the
-event loop.
+event loop. Each option has its expected score, its ``chance`` (the fraction of the
+``worlds`` sampled from the seat's view in which it makes the contract, or beats it: the
+hint's ``goal``) and its ``group`` (options in one group are equally good).
 
 A table says whether it gives hints (``hints``, off by default, chosen when it is made).
 One hint is computed per table state and seat: asking again, or from a second tab,
@@ -11,8 +13,10 @@ asked for a later state drops the one still waiting for an earlier state (its tu
 passed), and the pool lets only a few hints wait at all, behind every computer player's
 decision (:class:`~paston.server.work.botpool.ProcessBotPool`), so hints never stall a table.
 
->>> HintService.reply(5, {"seat": 1, "options": [], "chosen": "pass", "level": 3, "worlds": 12})
-{'type': 'hint', 'version': 5, 'seat': 1, 'options': [], 'chosen': 'pass', 'level': 3}
+>>> hint = {"seat": 1, "goal": "make", "options": [], "chosen": "pass", "level": 3, "worlds": 12}
+>>> HintService.reply(5, hint)  # doctest: +NORMALIZE_WHITESPACE
+{'type': 'hint', 'version': 5, 'seat': 1, 'goal': 'make', 'options': [], 'chosen': 'pass',
+ 'level': 3, 'worlds': 12}
 """
 
 from __future__ import annotations
@@ -76,9 +80,11 @@ class HintService:
             "type": "hint",
             "version": version,
             "seat": hint["seat"],
+            "goal": hint["goal"],
             "options": hint["options"],
             "chosen": hint["chosen"],
             "level": hint["level"],
+            "worlds": hint["worlds"],
         }
 
     async def hint(self, table: Table, seat: int | None) -> dict[str, Any]:
