@@ -23,6 +23,7 @@ from paston.cli.common import (
     progress_bar,
 )
 from paston.cli.executors import open_executor, ray_option
+from paston.cli.interrupt import stopped
 from paston.cli.text import count
 from paston.eval.selfplay import SelfplayJob, Unit, complete_lines, resumable, run_selfplay
 
@@ -98,6 +99,7 @@ def selfplay(
     executor = open_executor(workers, ray)
     console = err_console()
     start = time.perf_counter()
+    written = done
     try:
         with (
             executor,
@@ -118,6 +120,9 @@ def selfplay(
             ):
                 f.write(line + "\n")
                 f.flush()
+                written += 1
+    except KeyboardInterrupt:  # the workers ignore it; leaving the with blocks stopped them
+        stopped(written, total, "record", "run the same command again with --resume to go on")
     except OSError as err:
         fail(f"cannot write {out}: {err.strerror}")
     if not quiet:

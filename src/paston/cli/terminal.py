@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from paston.bots.explain import explain
 from paston.cards import Card
 from paston.cli.common import out_console
 from paston.cli.hint import print_hint
+from paston.cli.safe import shown
 from paston.cli.text import PERSON, conjugate, count, says, signed, summary_lines
 from paston.deal import Phase
 from paston.dealing import shuffled_deck
@@ -70,6 +72,19 @@ def for_person(error: IllegalActionError | ParseError, names: Sequence[str]) -> 
 class Quit(Exception):
     """The person stopped the game (quit, end of input)."""
 
+    def __init__(self, end_of_input: bool = False) -> None:
+        super().__init__("end of input" if end_of_input else "quit")
+        self.end_of_input = end_of_input
+
+
+def resume_hint(out: Path) -> str:
+    """How to go on with a saved game.
+
+    >>> resume_hint(Path("game 1.json"))
+    "to go on: paston play --resume 'game 1.json'"
+    """
+    return f"to go on: paston play --resume {shlex.quote(str(out))}"
+
 
 class TerminalGame:
     """One person against two computer players; the person sees only their own view.
@@ -94,7 +109,7 @@ class TerminalGame:
         self.out = out
         self.deck_rng = deck_rng
         self.console = out_console()
-        self.names = match.seats
+        self.names = tuple(shown(name) for name in match.seats)
         self.pause = pause  # wait for Enter after each deal's summary
         self._shown_tricks = 0
 
@@ -143,13 +158,15 @@ class TerminalGame:
                     self._finish_deal(index)
                     deals_seen = max(deals_seen, index + 1)
                 self.deal_on()
-        except Quit:
+        except Quit as stop:
             self.save()
-            self.say(f"Game saved (unfinished) to {self.out}")
+            if stop.end_of_input:  # Ctrl-D leaves the cursor on the prompt's line
+                self.say("")
+            self.say(f"Game saved (unfinished) to {self.out}; {resume_hint(self.out)}")
             return
         except KeyboardInterrupt:
             self.save()
-            self.say(f"\nInterrupted: game saved (unfinished) to {self.out}")
+            self.say(f"\nInterrupted: game saved (unfinished) to {self.out}; {resume_hint(self.out)}")
             raise typer.Exit(130) from None
         self.save()
         w = match.winners
@@ -235,7 +252,7 @@ class TerminalGame:
         try:
             line = input(prompt)
         except EOFError:
-            raise Quit() from None
+            raise Quit(end_of_input=True) from None
         return line.strip()
 
     def _describe(self, view: DealView) -> None:
