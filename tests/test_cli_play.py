@@ -247,7 +247,8 @@ def test_help_hand_score_last_at_any_prompt(tmp_path: Path) -> None:
     assert "Type the number of a choice" in text and "'quit' saves the game" in text
     assert re.search(r"^Your choice: Your hand: [♠♣♦♥]", text, flags=re.M)
     assert re.search(
-        r"^Your choice: Totals: You [-+]?\d+, Computer A \(random\) [-+]?\d+, Computer B \(random\) [-+]?\d+$",
+        r"^Your choice: Totals: You [-+]?\d+, Computer A \(random\) [-+]?\d+, "
+        r"Computer B \(random\) [-+]?\d+$",
         text,
         flags=re.M,
     )

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from paston.bots.base import PLAYERS, parse_player_name
 from paston.cli.safe import shown
+from paston.cli.streams import readable
 from paston.cli.text import count
 from paston.errors import PastonError, RecordError
 from paston.match import Match
@@ -174,15 +175,19 @@ def parse_players(text: str, count: int, option: str) -> list[str]:
 
 def load_game(file: Path, game: int) -> Match:
     """Game ``game`` of a record file, or a readable error and exit."""
+    from paston.cli.check import for_file, game_lines  # check uses this module
+
+    source = readable(file)
     try:
-        items = list(iter_file(file))
+        items = list(iter_file(source))
+        text = source.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         fail(f"cannot read {file}: {err}")
     if game >= len(items):
         fail(f"{file} holds {count(len(items), 'game')}; --game must be below {len(items)}", 2)
     item = items[game]
     if isinstance(item, RecordError):
-        fail(f"{file}: {item}")
+        fail(f"{file}: {for_file(item, text, game_lines(text, len(items)))}")
     return item
 
 

@@ -84,9 +84,7 @@ def _decision(match: Match, deal_index: int, action_index: int) -> tuple[Deal, D
 
 
 def hint(
-    record: Path = typer.Option(
-        ..., "--record", exists=True, dir_okay=False, readable=True, help="A game record file (paston/1)."
-    ),
+    record: Path = typer.Option(..., "--record", dir_okay=False, help="A game record file (paston/1)."),
     game: int = typer.Option(0, "--game", "-g", min=0, help="Which game of the file (0 = the first)."),
     deal: int = typer.Option(
         ..., "--deal", "-d", min=0, help="The index in the game's 'deals' (0 = the first)."

@@ -20,6 +20,7 @@ from paston.cli.common import (
     parse_rules,
     progress_bar,
 )
+from paston.cli.streams import readable
 from paston.cli.text import count, display_names
 from paston.deal import Phase
 from paston.errors import PastonError, RecordError
@@ -210,7 +211,7 @@ def _analyze_all(file: Path, quiet: bool) -> None:
     """Every game of the file; tricks lost summed by player name."""
     games = []
     try:
-        for item in iter_file(file):
+        for item in iter_file(readable(file)):
             if isinstance(item, RecordError):
                 fail(f"{file}: {item}")
             games.append(item)
@@ -256,7 +257,7 @@ def _analyze_all(file: Path, quiet: bool) -> None:
 
 
 def analyze(
-    file: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="A record file."),
+    file: Path = typer.Argument(..., dir_okay=False, help="A record file."),
     game: int = typer.Option(0, "--game", "-g", min=0, help="Which game of the file (0 = the first)."),
     all_games: bool = typer.Option(
         False, "--all", help="Analyse every game of the file and sum the tricks lost by player name."

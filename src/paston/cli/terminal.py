@@ -69,6 +69,23 @@ def for_person(error: IllegalActionError | ParseError, names: Sequence[str]) -> 
     )
 
 
+_EVERY_CONTRACT = re.compile(r"expected one of [^;]*")
+
+
+def only_choices(message: str, legal: Sequence[Action]) -> str:
+    """A parser's message with its list of every contract word replaced by the choices
+    on offer, numbered.
+
+    >>> from paston.actions import PASS
+    >>> from paston.contracts import Contract
+    >>> only_choices("cannot parse contract 'banana': expected one of spades, clubs (or gupa)",
+    ...              [PASS, Action.bid(Contract.parse("hearts"))])
+    "cannot parse contract 'banana': your choices are 1: pass, 2: bid gupa (♥)"
+    """
+    listed = ", ".join(f"{i}: {a.pretty()}" for i, a in enumerate(legal, start=1))
+    return _EVERY_CONTRACT.sub(lambda _: f"your choices are {listed}", message)
+
+
 class Quit(Exception):
     """The person stopped the game (quit, end of input)."""
 
@@ -328,7 +345,10 @@ class TerminalGame:
             try:
                 action = parse_typed(text, view, choices=choices, cards=cards or None)
             except ParseError as err:
-                self.say(f"  {for_person(err, self.names)}  (type 'help' for help)")
+                said = for_person(err, self.names)
+                if view.phase not in (Phase.PLAY, Phase.DISCARD):
+                    said = only_choices(said, legal)
+                self.say(f"  {said}  (type 'help' for help)")
                 continue
             error = self.match.why_illegal(action, self.human)
             if error is not None:

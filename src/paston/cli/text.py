@@ -205,8 +205,7 @@ def deal_account(
         elif kind is Kind.TRUMP:
             assert e.action.contract is not None
             middle.append(f"  {says(seats[e.seat], 'names')} {e.action.contract.pretty()}")
-        elif kind is Kind.SURRENDER:
-            middle.append(f"  {says(seats[e.seat], 'surrenders')}")
+        # a surrender (Kind.SURRENDER) is told once, by the result's line
         elif kind in (Kind.WHIST, Kind.PASS):
             defence.append(f"{seats[e.seat]} {kind.value}")
     if auction:

@@ -12,8 +12,10 @@ Typer's usage line and boxed panel.
 >>> @demo.command()
 ... def other() -> None: ...
 >>> result = CliRunner().invoke(demo, ["hello", "--times", "0"])
->>> result.exit_code, result.output
-(2, "error: invalid value for '--times': input should be greater than or equal to 1; see 'root hello --help'\\n")
+>>> result.exit_code
+2
+>>> result.output.startswith("error: invalid value for '--times': input should be greater than")
+True
 """
 
 from __future__ import annotations
