@@ -247,3 +247,17 @@ def test_ctrl_c_stops_selfplay_cleanly_and_resume_finishes(tmp_path: Path) -> No
     _, err = again.communicate(timeout=120)
     assert again.returncode == 0, err
     assert records.read_text(encoding="utf-8").count("\n") == done + 5
+
+
+def test_solve_blames_the_short_hand() -> None:
+    result = invoke("solve", "--hand0", "AS KS QS", "--hand1", "7H 8H 9H", "--hand2", "7C")
+    assert_fails(result, "--hand2: seat 2 holds 1 card", code=2)
+    assert "seat 0" not in result.output
+
+
+def test_selfplay_resume_of_a_file_it_did_not_write_says_what_is_wrong(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n "format": "paston/1"\n}\n', encoding="utf-8")
+    result = invoke("selfplay", "--resume", "--out", bad, "--deals", "3", "-p", "random,random,random")
+    assert_fails(result, "not a file paston selfplay wrote", "line 1 is not a JSON object", code=2)
+    assert bad.read_text(encoding="utf-8") == '{\n "format": "paston/1"\n}\n'
