@@ -258,7 +258,7 @@ def test_check_directory(tmp_path: Path) -> None:
 
 
 def test_check_without_files() -> None:
-    assert_fails(invoke("check"), "Missing argument", code=2)
+    assert_fails(invoke("check"), "missing argument", code=2)
 
 
 def test_check_quiet_still_prints_problems(games: Path, tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ def test_r7_each_deal_ends_with_its_summary(tmp_path: Path) -> None:
             assert f"{line.rule}: {line.text}  → total {line.total}" in text
         assert f"prikup: {s.prikup.pretty()}" in text
     assert re.search(
-        r"^(You|random \(\d\)) (makes?|fails?|surrenders?) |^Both opponents pass", text, flags=re.M
+        r"^(You|Computer [AB] \(random\)) (makes?|fails?|surrenders?) |^Both opponents pass", text, flags=re.M
     )
 
 

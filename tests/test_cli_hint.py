@@ -147,7 +147,7 @@ def test_hint_at_any_prompt_of_the_terminal_game(tmp_path: Path) -> None:
     feed = ("hint\n" + "1 2\n1\n") * 40 + "quit\n"
     result = invoke("play", "--out", out, "--opponents", "random,random", "--seed", "42", input=feed)
     text = assert_ok(result)
-    assert "Options for You, best first" in text and "◀ choice" in text
+    assert "Options for you, best first" in text and "◀ choice" in text
     assert "pimc level 3 on" in text
     # a hint at the auction's prompt and one at a card's prompt (with expected tricks)
     assert re.search(r"1 (?:pass|bid [a-z]+ \([♠♣♦♥]\)) [-+][\d.]+ ", text)

@@ -247,7 +247,10 @@ def test_help_hand_score_last_at_any_prompt(tmp_path: Path) -> None:
     assert "Type the number of a choice" in text and "'quit' saves the game" in text
     assert re.search(r"^Your choice: Your hand: [♠♣♦♥]", text, flags=re.M)
     assert re.search(
-        r"^Your choice: Totals: You [-+]?\d+, random \(1\) [-+]?\d+, random \(2\) [-+]?\d+$", text, flags=re.M
+        r"^Your choice: Totals: You [-+]?\d+, Computer A \(random\) [-+]?\d+, "
+        r"Computer B \(random\) [-+]?\d+$",
+        text,
+        flags=re.M,
     )
     assert "No trick has been completed yet." in text
     assert re.search(r"^Your choice: Last trick: .* → ", text, flags=re.M)
@@ -406,7 +409,7 @@ def test_resume_a_quit_game_and_finish_it(tmp_path: Path) -> None:
     result = invoke("play", "--resume", saved, "--seed", "42", input=DRIVE)
     assert_ok(result)
     text = result.output
-    assert f"resuming {saved}: you are You in seat 0" in text
+    assert f"resuming {saved}: you sit in seat 0" in text
     assert "Trick 1:" in text.split("Your choice:")[0], "the tricks so far are shown again"
     assert "Game over:" in text and f"Game record saved to {saved}" in text
     (after,) = read_file(saved)
@@ -435,7 +438,7 @@ def test_resume_as_the_seat_given(tmp_path: Path) -> None:
     assert_ok(play(saved, "--seed", "3", "--seat", "2", "--name", "Ana", input="quit\n"))
     result = invoke("play", "--resume", saved, "--seat", "2", input="quit\n")
     assert_ok(result)
-    assert "you are Ana in seat 2" in result.output
+    assert "you are Ana, in seat 2" in result.output
     assert_fails(invoke("play", "--resume", saved, "--seat", "0", input="quit\n"), "'Ana'", "computer player")
 
 
@@ -470,4 +473,5 @@ def test_play_default_opponents_are_the_strongest_player_at_the_level(
     assert_ok(invoke("play", "--out", out, "--seed", "3", *args, input="quit\n"))
     (match,) = read_file(out)
     seats = list(match.seats)
-    assert seats[1:] == [f"{seated} (1)", f"{seated} (2)"]
+    kind, level = seated.split(":")
+    assert seats[1:] == [f"Computer A ({kind}, level {level})", f"Computer B ({kind}, level {level})"]

@@ -102,7 +102,7 @@ def test_score_surrender_and_uncontested_have_no_tricks() -> None:
         (["hearts", "-d", "0", "-w", "1", "-t", "7,3,0,0"], ["R6.3", "three counts"]),
         (["hearts", "-d", "0", "-w", "1", "-t", "11,-1,0"], ["R6.3"]),
         (["hearts", "-d", "0", "-w", "1", "-t", "seven,3,0"], ["--tricks", "numbers"]),
-        (["hearts", "-d", "0", "-w", "1", "-t", "7,2,1"], ["R5.2", "seat 2 passed"]),
+        (["hearts", "-d", "0", "-w", "1", "-t", "7,2,1"], ["R5.2", "Seat 2 passed"]),
         (["hearts", "-d", "0", "-w", "0", "-t", "7,3,0"], ["R5.2", "other seats than the declarer"]),
         (["hearts", "-d", "0", "-w", "0,1", "-t", "7,3,0"], ["R5.2", "declarer"]),
         (["hearts", "-d", "0", "-w", "1,1", "-t", "7,3,0"], ["R5.2"]),
@@ -119,7 +119,7 @@ def test_score_surrender_and_uncontested_have_no_tricks() -> None:
         (["clubs", "-d", "2", "-u", "-t", "0,0,10"], ["uncontested deal has no"]),
         (["hearts", "-d", "0", "-w", "1", "-t", "7,3,0", "--rules", "bogus"], ["--rules", "unknown preset"]),
         (["hearts", "-d", "0", "-w", "1", "-t", "7,3,0", "--names", "A,B"], ["--names", "three"]),
-        ([], ["Missing argument"]),
+        ([], ["missing argument"]),
     ],
 )
 def test_score_bad_input(args: list[str], needles: list[str]) -> None:

@@ -191,7 +191,7 @@ def test_bad_arguments_fail_readably_and_write_nothing(
 
 
 def test_missing_out_option_is_named() -> None:
-    assert_fails(invoke("simulate", "--games", 1), "Missing option", "--out", code=2)
+    assert_fails(invoke("simulate", "--games", 1), "missing option", "--out", code=2)
 
 
 def test_out_in_a_missing_directory_fails_readably(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from paston.cli.serve import serve
 from paston.cli.simulate import simulate
 from paston.cli.solve import analyze, solve
 from paston.cli.tournament_command import tournament
+from paston.cli.usage import PastonGroup
 from paston.cli.verify import verify
 
 app = typer.Typer(
@@ -32,6 +33,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=PastonGroup,
 )
 app.command(epilog=players_epilog())(play)
 app.command(epilog=players_epilog())(simulate)

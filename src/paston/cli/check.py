@@ -21,6 +21,7 @@ from pathlib import Path
 import typer
 
 from paston.cli.common import out_console
+from paston.cli.streams import readable
 from paston.cli.text import count
 from paston.errors import RecordError
 from paston.record import iter_file
@@ -76,7 +77,7 @@ def for_file(error: RecordError, text: str, lines: list[int] | None) -> str:
 
 def check(
     files: list[Path] = typer.Argument(
-        ..., help="Record files: one JSON object or JSON Lines.", exists=True, dir_okay=False, readable=True
+        ..., help="Record files: one JSON object or JSON Lines.", dir_okay=False
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only problems."),
 ) -> None:
@@ -86,9 +87,10 @@ def check(
     for path in files:
         good = 0
         errors: list[str] = []
+        source = readable(path)
         try:
-            items = list(iter_file(path))
-            text = path.read_text(encoding="utf-8-sig")
+            items = list(iter_file(source))
+            text = source.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as err:
             items, text = [], ""
             errors.append(f"cannot read the file: {err}")

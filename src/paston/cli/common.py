@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.text import Text
 
 from paston.bots.base import PLAYERS, parse_player_name
+from paston.cli.safe import shown
+from paston.cli.streams import readable
 from paston.cli.text import count
 from paston.errors import PastonError, RecordError
 from paston.match import Match
@@ -65,19 +68,44 @@ def output_file(path: Path, option: str, *, force: bool) -> Path:
     return path
 
 
+class SafeConsole(Console):
+    """A console that prints text as it is: no markup, no emoji codes, no highlighting,
+    and every string it renders (lines, table cells, titles) passed through
+    :func:`~paston.cli.safe.shown`, so no name can rewrite the terminal.
+
+    >>> import io
+    >>> console = SafeConsole(file=io.StringIO(), width=40)
+    >>> console.print("[bold red]Ana :smile: A[/b] \x1b[2J")
+    >>> console.file.getvalue()
+    '[bold red]Ana :smile: A[/b] �[2J\\n'
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(markup=False, emoji=False, highlight=False, **kwargs)
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        """The string as Rich text, made safe first (markup is never read)."""
+        kwargs["markup"] = False
+        kwargs["emoji"] = False
+        return super().render_str(shown(text, keep_newlines=True), **kwargs)
+
+
 def out_console() -> Console:
     """A console on the current standard output (created per command, so tests capture it)."""
-    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    return SafeConsole(file=sys.stdout, soft_wrap=True)
 
 
 def err_console() -> Console:
     """A console on standard error, for progress and diagnostics."""
-    return Console(file=sys.stderr, highlight=False, soft_wrap=True)
+    return SafeConsole(file=sys.stderr, soft_wrap=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with ``code``."""
-    print(f"error: {message}", file=sys.stderr)
+    """Print ``error: message`` on stderr and exit with ``code``: 2 for a usage problem
+    (a bad value, a missing file), 1 for a failed check or a failed command. The message
+    names the problem and, after a semicolon, the fix; names and values in it are shown
+    safely (:func:`~paston.cli.safe.shown`)."""
+    print(f"error: {shown(message, keep_newlines=True)}", file=sys.stderr)
     raise typer.Exit(code)
 
 
@@ -147,15 +175,19 @@ def parse_players(text: str, count: int, option: str) -> list[str]:
 
 def load_game(file: Path, game: int) -> Match:
     """Game ``game`` of a record file, or a readable error and exit."""
+    from paston.cli.check import for_file, game_lines  # check uses this module
+
+    source = readable(file)
     try:
-        items = list(iter_file(file))
+        items = list(iter_file(source))
+        text = source.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         fail(f"cannot read {file}: {err}")
     if game >= len(items):
         fail(f"{file} holds {count(len(items), 'game')}; --game must be below {len(items)}", 2)
     item = items[game]
     if isinstance(item, RecordError):
-        fail(f"{file}: {item}")
+        fail(f"{file}: {for_file(item, text, game_lines(text, len(items)))}")
     return item
 
 

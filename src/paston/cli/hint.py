@@ -23,7 +23,7 @@ from rich.table import Table
 from paston.bots.explain import Hint, explain
 from paston.bots.pimc import DEFAULT_LEVEL
 from paston.cli.common import fail, load_game, out_console
-from paston.cli.text import count, display_names
+from paston.cli.text import count, display_names, object_form, possessive
 from paston.deal import Deal
 from paston.match import Match
 from paston.views import DealView
@@ -34,7 +34,7 @@ CHOICE_MARK = "◀ choice"
 def hint_table(hint: Hint, names: Sequence[str]) -> Table:
     """The options best first: the action, its expected score for the seat (R7 points),
     the seat's expected tricks (card play only) and a mark on the player's choice."""
-    table = Table(show_edge=False, title=f"Options for {names[hint.seat]}, best first")
+    table = Table(show_edge=False, title=f"Options for {object_form(names[hint.seat])}, best first")
     table.add_column("", justify="right")
     table.add_column("option")
     table.add_column("expected score", justify="right")
@@ -53,10 +53,11 @@ def hint_table(hint: Hint, names: Sequence[str]) -> Table:
 
 def print_hint(console: Console, hint: Hint, names: Sequence[str]) -> None:
     """The table and a line on how it was computed."""
+    who = names[hint.seat]
     console.print(hint_table(hint, names))
     console.print(
         f"pimc level {hint.level} on {count(hint.worlds, 'sampled world')} consistent with "
-        f"{names[hint.seat]}'s view (expected score: R7 points for {names[hint.seat]} in this deal).",
+        f"{possessive(who)} view (expected score: R7 points for {object_form(who)} in this deal).",
         markup=False,
     )
 
@@ -83,9 +84,7 @@ def _decision(match: Match, deal_index: int, action_index: int) -> tuple[Deal, D
 
 
 def hint(
-    record: Path = typer.Option(
-        ..., "--record", exists=True, dir_okay=False, readable=True, help="A game record file (paston/1)."
-    ),
+    record: Path = typer.Option(..., "--record", dir_okay=False, help="A game record file (paston/1)."),
     game: int = typer.Option(0, "--game", "-g", min=0, help="Which game of the file (0 = the first)."),
     deal: int = typer.Option(
         ..., "--deal", "-d", min=0, help="The index in the game's 'deals' (0 = the first)."

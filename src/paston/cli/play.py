@@ -1,8 +1,16 @@
 """``paston play``: play a whole game in the terminal against two computer players,
 or resume one saved by ``quit``.
 
->>> bot_name("pimc:3 (1)", 1), bot_name("random", 2), bot_name("Ana", 0), bot_name("random (2)", 1)
-('pimc:3', 'random', None, None)
+The computer players sit as ``Computer A (infer, level 3)`` and ``Computer B (random)``
+(the letters in seat order), so that two of the same kind read apart; games saved
+before this naming (``infer:3 (1)``) still resume.
+
+>>> computer_name(0, "infer:3"), computer_name(1, "random")
+('Computer A (infer, level 3)', 'Computer B (random)')
+>>> bot_name("Computer B (pimc, level 2)", 2), bot_name("pimc:3 (1)", 1), bot_name("random", 2)
+('pimc:2', 'pimc:3', 'random')
+>>> bot_name("Ana", 0), bot_name("random (2)", 1), bot_name("Computer A (nobody)", 1)
+(None, None, None)
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from paston.cli.common import (
     parse_rules,
 )
 from paston.cli.play_screen import LANGUAGE_HELP, full_screen, locale_language, play_full_screen
+from paston.cli.safe import shown
 from paston.cli.terminal import TerminalGame
 from paston.cli.text import PERSON, count
 from paston.dealing import shuffled_deck
@@ -38,11 +47,23 @@ from paston.record import iter_file
 from paston.translations import LANGUAGES
 
 _SEAT_SUFFIX = re.compile(r"(.*) \(([0-2])\)")
+_COMPUTER = re.compile(r"Computer [A-Z] \(([a-z]+)(?:, level ([0-9]))?\)", re.IGNORECASE)
+
+
+def computer_name(index: int, player: str) -> str:
+    """The seat name of the ``index``-th computer player (0: ``Computer A``) playing as
+    ``player`` (``infer:3``)."""
+    kind, _, level = player.partition(":")
+    return f"Computer {chr(ord('A') + index)} ({kind}" + (f", level {level})" if level else ")")
 
 
 def bot_name(seat_name: str, seat: int) -> str | None:
-    """The computer player a seat name stands for (``pimc:3 (1)`` in seat 1 → ``pimc:3``;
-    a bare player name too), or ``None`` for a person."""
+    """The computer player a seat name stands for (``Computer A (pimc, level 3)`` →
+    ``pimc:3``; the older ``pimc:3 (1)`` in seat 1 and a bare player name too), or
+    ``None`` for a person."""
+    computer = _COMPUTER.fullmatch(seat_name)
+    if computer is not None:
+        seat_name = computer.group(1) + (f":{computer.group(2)}" if computer.group(2) else "")
     found = _SEAT_SUFFIX.fullmatch(seat_name)
     if found is not None:
         if int(found.group(2)) != seat:
@@ -96,7 +117,7 @@ def _new_game(
     for s, person in zip(people, given_names, strict=True):
         if not person:
             raise typer.BadParameter("the name may not be empty", param_hint="--name")
-        if bot_name(person, s) is not None or _SEAT_SUFFIX.fullmatch(person):
+        if bot_name(person, s) is not None or _SEAT_SUFFIX.fullmatch(person) or _COMPUTER.match(person):
             raise typer.BadParameter(
                 f"{person!r} looks like a computer player's name; choose another, so that every name "
                 "shown differs and a saved game tells who played",
@@ -104,8 +125,8 @@ def _new_game(
             )
         names[s] = person
     other = [s for s in range(3) if s not in people]
-    for s, bot in zip(other, bot_names, strict=True):
-        names[s] = f"{bot} ({s})"
+    for index, (s, bot) in enumerate(zip(other, bot_names, strict=True)):
+        names[s] = computer_name(index, bot)
     rng = _rng(seed)
     bots = _bots({s: bot for s, bot in zip(other, bot_names, strict=True)}, rng)
     match = Match(first_dealer=rng.randrange(3), rules=rule_set, seats=tuple(names))
@@ -260,7 +281,7 @@ def play(
             return
         game = TerminalGame(match, human, bots, resume, rng, pause=_pauses(pause))
         game.say(
-            f"Paston — resuming {resume}: you are {match.seats[human]} in seat {human}. Seed {seed}. "
+            f"Paston — resuming {resume}: {you_are(match.seats[human], human)}. Seed {seed}. "
             f"Game to {match.rules.target}. Type 'help' for help."
         )
         _run(game, resume, resumed=True)
@@ -279,10 +300,21 @@ def play(
     other = [s for s in range(3) if s != seat]
     names = match.seats
     game.say(
-        f"Paston — you are {names[seat]} in seat {seat}; opponents {names[other[0]]} and "
+        f"Paston — {you_are(names[seat], seat)}; your opponents are {names[other[0]]} and "
         f"{names[other[1]]}. Seed {seed}. Game to {match.rules.target}. Type 'help' for help."
     )
     _run(game, out)
+
+
+def you_are(name: str, seat: int) -> str:
+    """Where the person sits, in the second person, naming them unless they are "You".
+
+    >>> you_are("You", 0), you_are("Ana", 2)
+    ('you sit in seat 0', 'you are Ana, in seat 2')
+    """
+    if name.strip().lower() == PERSON.lower():
+        return f"you sit in seat {seat}"
+    return f"you are {shown(name)}, in seat {seat}"
 
 
 def _pauses(pause: bool | None) -> bool:

@@ -11,9 +11,7 @@ from paston.cli.text import match_account
 
 
 def replay(
-    file: Path = typer.Argument(
-        ..., help="A record file (one JSON object or JSON Lines).", exists=True, dir_okay=False, readable=True
-    ),
+    file: Path = typer.Argument(..., help="A record file (one JSON object or JSON Lines).", dir_okay=False),
     game: int = typer.Option(0, "--game", "-g", min=0, help="Which game of the file (0 = the first)."),
 ) -> None:
     """Print hands, auction, contract, defence, every trick, scores and totals of a game."""

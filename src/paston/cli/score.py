@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import typer
@@ -19,6 +20,7 @@ from paston.cli.common import (
     parse_rules,
     parse_seat,
 )
+from paston.cli.safe import shown
 from paston.cli.text import signed
 from paston.contracts import Contract
 from paston.errors import PastonError
@@ -63,7 +65,19 @@ def _result(
             "played", declarer=seat, contract=contract, defenders=defs, tricks=counts, rules=rules
         )
     except PastonError as err:
-        raise typer.BadParameter(str(err)) from None
+        raise typer.BadParameter(by_name(str(err), names)) from None
+
+
+def by_name(message: str, names: tuple[str, str, str]) -> str:
+    """An engine message with its seats named by the players' names.
+
+    >>> by_name("R5.2: seat 2 passed, takes no part", ("Ana", "Bo", "Cy"))
+    'R5.2: Cy passed, takes no part'
+    """
+    return _SEAT.sub(lambda m: names[int(m.group(1))], message)
+
+
+_SEAT = re.compile(r"\bseat ([0-2])\b")
 
 
 def _print_result(result: DealResult, names: tuple[str, str, str]) -> None:
@@ -136,7 +150,7 @@ def _save(sheet: ScoreSheet, path: Path) -> None:
 
 def _show(sheet: ScoreSheet) -> None:
     console = out_console()
-    names = sheet.players
+    names = tuple(shown(name) for name in sheet.players)
     table = Table(title=f"Paston score sheet (target {sheet.rules.target})", show_edge=False)
     table.add_column("#", justify="right")
     table.add_column("deal")
@@ -178,7 +192,9 @@ def sheet_new(
     output_file(file, "FILE", force=force)
     sheet = ScoreSheet(players=names, rules=rule_set)
     _save(sheet, file)
-    out_console().print(f"New sheet {file}: {', '.join(names)}; rules {rule_set.describe()}", markup=False)
+    out_console().print(
+        f"New sheet {file}: {', '.join(shown(n) for n in names)}; rules {rule_set.describe()}", markup=False
+    )
 
 
 @sheet_app.command("add")

@@ -7,6 +7,7 @@ cut short, and the finished file equals one made in a single run, byte for byte.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -23,8 +24,41 @@ from paston.cli.common import (
     progress_bar,
 )
 from paston.cli.executors import open_executor, ray_option
+from paston.cli.interrupt import stopped
 from paston.cli.text import count
 from paston.eval.selfplay import SelfplayJob, Unit, complete_lines, resumable, run_selfplay
+
+
+def not_selfplay(path: Path) -> str | None:
+    r"""What shows that ``path`` is not self-play output (JSON Lines of paston/1 records),
+    or ``None``; a last line cut short (no newline) is a stopped run's and is allowed.
+    The first and the last whole line are read (a long file is not parsed line by line).
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.json"
+    >>> _ = p.write_text('{\n "format": "paston/1"\n}\n')
+    >>> not_selfplay(p)
+    'line 1 is not a JSON object'
+    >>> _ = p.write_text('{"format": "paston/1"}\n{"format": "other"}\n{"cut')
+    >>> not_selfplay(p)
+    'line 2 is not a paston/1 record'
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return f"cannot read it: {err.strerror}"
+    whole = data[: data.rfind(b"\n") + 1].decode("utf-8", "replace").split("\n")[:-1]
+    ends = {1: whole[0], len(whole): whole[-1]} if whole else {}
+    for n, line in ends.items():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            return f"line {n} is not a JSON object"
+        if not isinstance(record, dict):
+            return f"line {n} is not a JSON object"
+        if record.get("format") != "paston/1":
+            return f"line {n} is not a paston/1 record"
+    return None
 
 
 def selfplay(
@@ -75,6 +109,13 @@ def selfplay(
     if resume and force:
         raise typer.BadParameter("give --resume or --force, not both", param_hint="--resume")
     if resume and out.is_file():
+        problem = not_selfplay(out)
+        if problem is not None:
+            fail(
+                f"--resume: {out} is not a file paston selfplay wrote ({problem}); give the file it "
+                "wrote, or leave --resume out (with --force to overwrite)",
+                2,
+            )
         try:
             done = complete_lines(out)
         except OSError as err:
@@ -98,6 +139,7 @@ def selfplay(
     executor = open_executor(workers, ray)
     console = err_console()
     start = time.perf_counter()
+    written = done
     try:
         with (
             executor,
@@ -118,6 +160,9 @@ def selfplay(
             ):
                 f.write(line + "\n")
                 f.flush()
+                written += 1
+    except KeyboardInterrupt:  # the workers ignore it; leaving the with blocks stopped them
+        stopped(written, total, "record", "run the same command again with --resume to go on")
     except OSError as err:
         fail(f"cannot write {out}: {err.strerror}")
     if not quiet:

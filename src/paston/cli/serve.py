@@ -195,7 +195,7 @@ def serve(
 ) -> None:
     """Start the Paston web server; open the printed address in a browser.
 
-    Needs the ``server`` extra (``pip install 'paston[server]'``)."""
+    Needs the ``server`` extra (``pip install 'paston\\[server]'``)."""
     import contextlib
     import gc
     import socket

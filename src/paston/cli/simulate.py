@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import typer
@@ -24,8 +26,8 @@ from paston.record import dumps
 
 
 def simulate(
-    out: Path = typer.Option(
-        ..., "--out", "-o", help="Where to write the records (JSON Lines).", dir_okay=False, writable=True
+    out_name: str = typer.Option(
+        ..., "--out", "-o", help="Where to write the records (JSON Lines); - for standard output."
     ),
     games: int = typer.Option(1, "--games", "-n", min=1, max=1_000_000, help="Number of games."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: the same seed gives byte-identical output."),
@@ -45,14 +47,19 @@ def simulate(
     """Play N complete games between computer players and write them as paston/1 JSON Lines."""
     rule_set = parse_rules(rules)
     names = parse_players(players, 3, "--players")
-    output_file(out, "--out", force=force)
+    if not out_name.strip():
+        fail("--out: the file name is empty; give a file name, or - for standard output", 2)
+    out = Path(out_name)
+    to_stdout = out_name == "-"
+    if not to_stdout:
+        output_file(out, "--out", force=force)
     console = err_console()
     start = time.perf_counter()
     deals = 0
     tmp = out.with_name(out.name + ".partial")
     try:
         with (
-            open(tmp, "w", encoding="utf-8") as f,
+            nullcontext(sys.stdout) if to_stdout else open(tmp, "w", encoding="utf-8") as f,
             progress_bar("simulating", quiet) as progress,
         ):
             task = progress.add_task("games", total=games)
@@ -66,7 +73,8 @@ def simulate(
         fail(f"cannot write {out}: {err.strerror}")
     except PastonError as err:  # pragma: no cover - a bug, reported readably
         fail(str(err))
-    tmp.replace(out)
+    if not to_stdout:
+        tmp.replace(out)
     if not quiet:
         elapsed = time.perf_counter() - start
         console.print(f"{count(games, 'game')}, {count(deals, 'deal')} in {elapsed:.1f} s → {out}")

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from paston.actions import Kind
 from paston.bots.pimc import DEFAULT_LEVEL
+from paston.cards import CardSet
 from paston.cli.analysis_view import analyze_scores
 from paston.cli.common import (
     RULES_HELP,
@@ -20,6 +21,7 @@ from paston.cli.common import (
     parse_rules,
     progress_bar,
 )
+from paston.cli.streams import readable
 from paston.cli.text import count, display_names
 from paston.deal import Phase
 from paston.errors import PastonError, RecordError
@@ -61,6 +63,31 @@ def _position_from_record(match: Match, deal_index: int | None, action_index: in
 
 _TEXT_OPTIONS = ("hand0", "hand1", "hand2", "trump", "declarer", "leader", "trick", "tricks")
 _RECORD_OPTIONS = ("game", "deal", "action")
+
+
+def odd_hand(hands: list[str], trick: str) -> str | None:
+    """With no trick under way every hand that is not empty (a passer's) holds as many
+    cards as the others: the message naming the one that differs, or ``None``.
+
+    >>> odd_hand(["AS KS QS", "7H 8H 9H", "7C"], "").split(";")[0]
+    '--hand2: seat 2 holds 1 card, but the other hands hold 3 each'
+    >>> odd_hand(["AS KS", "7H 8H", ""], "") is None
+    True
+    """
+    if trick.strip():
+        return None
+    try:
+        sizes = {seat: len(CardSet.parse(h)) for seat, h in enumerate(hands) if h.strip()}
+    except PastonError:
+        return None  # the position's own parser names the bad card
+    for seat, n in sizes.items():
+        others = {m for s, m in sizes.items() if s != seat}
+        if len(sizes) == 3 and len(others) == 1 and n not in others:
+            return (
+                f"--hand{seat}: seat {seat} holds {count(n, 'card')}, but the other hands hold "
+                f"{others.pop()} each; give every hand the same number of cards (a passer none)"
+            )
+    return None
 
 
 def _check_sources(ctx: typer.Context, record: Path | None) -> None:
@@ -126,6 +153,9 @@ def solve(
             taken = parse_int_list(tricks, "--tricks") if tricks else [0, 0, 0]
             if len(taken) != 3:
                 raise typer.BadParameter("give three counts", param_hint="--tricks")
+            odd = odd_hand([hand0, hand1, hand2], trick)
+            if odd is not None:
+                fail(odd, 2)
             pos = Position.from_text(
                 hands=[hand0, hand1, hand2],
                 trump=trump,
@@ -210,7 +240,7 @@ def _analyze_all(file: Path, quiet: bool) -> None:
     """Every game of the file; tricks lost summed by player name."""
     games = []
     try:
-        for item in iter_file(file):
+        for item in iter_file(readable(file)):
             if isinstance(item, RecordError):
                 fail(f"{file}: {item}")
             games.append(item)
@@ -256,7 +286,7 @@ def _analyze_all(file: Path, quiet: bool) -> None:
 
 
 def analyze(
-    file: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="A record file."),
+    file: Path = typer.Argument(..., dir_okay=False, help="A record file."),
     game: int = typer.Option(0, "--game", "-g", min=0, help="Which game of the file (0 = the first)."),
     all_games: bool = typer.Option(
         False, "--all", help="Analyse every game of the file and sum the tricks lost by player name."

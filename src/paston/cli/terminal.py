@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from paston.bots.explain import explain
 from paston.cards import Card
 from paston.cli.common import out_console
 from paston.cli.hint import print_hint
+from paston.cli.safe import shown
 from paston.cli.text import PERSON, conjugate, count, says, signed, summary_lines
 from paston.deal import Phase
 from paston.dealing import shuffled_deck
@@ -67,8 +69,38 @@ def for_person(error: IllegalActionError | ParseError, names: Sequence[str]) -> 
     )
 
 
+_EVERY_CONTRACT = re.compile(r"expected one of [^;]*")
+
+
+def only_choices(message: str, legal: Sequence[Action]) -> str:
+    """A parser's message with its list of every contract word replaced by the choices
+    on offer, numbered.
+
+    >>> from paston.actions import PASS
+    >>> from paston.contracts import Contract
+    >>> only_choices("cannot parse contract 'banana': expected one of spades, clubs (or gupa)",
+    ...              [PASS, Action.bid(Contract.parse("hearts"))])
+    "cannot parse contract 'banana': your choices are 1: pass, 2: bid gupa (♥)"
+    """
+    listed = ", ".join(f"{i}: {a.pretty()}" for i, a in enumerate(legal, start=1))
+    return _EVERY_CONTRACT.sub(lambda _: f"your choices are {listed}", message)
+
+
 class Quit(Exception):
     """The person stopped the game (quit, end of input)."""
+
+    def __init__(self, end_of_input: bool = False) -> None:
+        super().__init__("end of input" if end_of_input else "quit")
+        self.end_of_input = end_of_input
+
+
+def resume_hint(out: Path) -> str:
+    """How to go on with a saved game.
+
+    >>> resume_hint(Path("game 1.json"))
+    "to go on: paston play --resume 'game 1.json'"
+    """
+    return f"to go on: paston play --resume {shlex.quote(str(out))}"
 
 
 class TerminalGame:
@@ -94,7 +126,7 @@ class TerminalGame:
         self.out = out
         self.deck_rng = deck_rng
         self.console = out_console()
-        self.names = match.seats
+        self.names = tuple(shown(name) for name in match.seats)
         self.pause = pause  # wait for Enter after each deal's summary
         self._shown_tricks = 0
 
@@ -143,13 +175,15 @@ class TerminalGame:
                     self._finish_deal(index)
                     deals_seen = max(deals_seen, index + 1)
                 self.deal_on()
-        except Quit:
+        except Quit as stop:
             self.save()
-            self.say(f"Game saved (unfinished) to {self.out}")
+            if stop.end_of_input:  # Ctrl-D leaves the cursor on the prompt's line
+                self.say("")
+            self.say(f"Game saved (unfinished) to {self.out}; {resume_hint(self.out)}")
             return
         except KeyboardInterrupt:
             self.save()
-            self.say(f"\nInterrupted: game saved (unfinished) to {self.out}")
+            self.say(f"\nInterrupted: game saved (unfinished) to {self.out}; {resume_hint(self.out)}")
             raise typer.Exit(130) from None
         self.save()
         w = match.winners
@@ -235,7 +269,7 @@ class TerminalGame:
         try:
             line = input(prompt)
         except EOFError:
-            raise Quit() from None
+            raise Quit(end_of_input=True) from None
         return line.strip()
 
     def _describe(self, view: DealView) -> None:
@@ -311,7 +345,10 @@ class TerminalGame:
             try:
                 action = parse_typed(text, view, choices=choices, cards=cards or None)
             except ParseError as err:
-                self.say(f"  {for_person(err, self.names)}  (type 'help' for help)")
+                said = for_person(err, self.names)
+                if view.phase not in (Phase.PLAY, Phase.DISCARD):
+                    said = only_choices(said, legal)
+                self.say(f"  {said}  (type 'help' for help)")
                 continue
             error = self.match.why_illegal(action, self.human)
             if error is not None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from paston.actions import Kind
 from paston.cards import CardSet
+from paston.cli.safe import shown
 from paston.deal import Deal
 from paston.dealing import dealt_order
 from paston.match import Match
@@ -60,13 +61,33 @@ def conjugate(name: str, verb: str) -> str:
     return verb.removesuffix("s")
 
 
-def display_names(seats: Sequence[str]) -> tuple[str, str, str]:
-    """Seat names made distinct for reading: repeated names get their seat number.
+def possessive(name: str) -> str:
+    """``Ana's``, and ``your`` for the person at the terminal.
 
-    >>> display_names(["random", "random", "Ana"])
-    ('random 0', 'random 1', 'Ana')
+    >>> possessive("Ana"), possessive("You")
+    ("Ana's", 'your')
     """
-    out = [name if list(seats).count(name) == 1 else f"{name} {s}" for s, name in enumerate(seats)]
+    return "your" if name.strip().lower() == PERSON.lower() else f"{name}'s"
+
+
+def object_form(name: str) -> str:
+    """The name after a preposition: ``for Ana``, and ``for you`` for the person.
+
+    >>> object_form("Ana"), object_form("You")
+    ('Ana', 'you')
+    """
+    return "you" if name.strip().lower() == PERSON.lower() else name
+
+
+def display_names(seats: Sequence[str]) -> tuple[str, str, str]:
+    """Seat names made distinct and safe for reading (:func:`~paston.cli.safe.shown`):
+    repeated names get their seat number.
+
+    >>> display_names(["random", "random", "Ana\x1b[2J"])
+    ('random 0', 'random 1', 'Ana�[2J')
+    """
+    safe = [shown(name) for name in seats]
+    out = [name if safe.count(name) == 1 else f"{name} {s}" for s, name in enumerate(safe)]
     return out[0], out[1], out[2]
 
 
@@ -184,8 +205,7 @@ def deal_account(
         elif kind is Kind.TRUMP:
             assert e.action.contract is not None
             middle.append(f"  {says(seats[e.seat], 'names')} {e.action.contract.pretty()}")
-        elif kind is Kind.SURRENDER:
-            middle.append(f"  {says(seats[e.seat], 'surrenders')}")
+        # a surrender (Kind.SURRENDER) is told once, by the result's line
         elif kind in (Kind.WHIST, Kind.PASS):
             defence.append(f"{seats[e.seat]} {kind.value}")
     if auction:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from paston.cli.common import (
     progress_bar,
 )
 from paston.cli.executors import open_executor, ray_option
+from paston.cli.interrupt import stopped
 from paston.cli.text import count
 from paston.eval.checkpoint import Checkpoint, CheckpointError
 from paston.eval.stats import bootstrap_ci, summarize
@@ -135,6 +137,7 @@ def tournament(
     executor = open_executor(workers, ray)
     start = time.perf_counter()
     f = None
+    interrupted = False
     try:
         mode = "a" if all_rows else "w"
         f = open(out, mode, encoding="utf-8") if out is not None else None  # noqa: SIM115
@@ -157,6 +160,8 @@ def tournament(
                     f.flush()
                 if saved is not None:
                     saved.append(rows)
+    except KeyboardInterrupt:  # the workers ignore it; leaving the with blocks stopped them
+        interrupted = True
     except OSError as err:
         fail(f"cannot write {err.filename or out}: {err.strerror}")
     finally:
@@ -164,6 +169,12 @@ def tournament(
             f.close()
         if saved is not None:
             saved.close()
+    if interrupted:
+        if checkpoint is None:
+            how = "nothing was kept: give --checkpoint FILE to be able to go on after a stop"
+        else:
+            how = f"run the same command again (with --checkpoint {shlex.quote(str(checkpoint))}) to go on"
+        stopped(len(all_rows), deals, "deal", how)
     elapsed = time.perf_counter() - start
     summary = summarize(all_rows, a, b)
     console = out_console()

@@ -150,6 +150,7 @@ def verify(
         console.print(f"{file}: cannot read the records: {err}", markup=False)
         raise typer.Exit(2) from None
     bad = any_verified = 0
+    plain: list[int] = []  # the games without any fairness data: counted, not listed one by one
     for n, game in enumerate(games):
         where = f"{file}: game {n}" if len(games) > 1 else str(file)
         verified, problems, missing = verify_game(game)
@@ -161,6 +162,9 @@ def verify(
             console.print(f"{where}: MISMATCH ({count(len(problems), 'deal')} wrong)", markup=False)
             continue
         if missing and not verified:
+            if len(games) > 1:
+                plain.append(n)
+                continue
             console.print(
                 f"{where}: no fairness data in its {count(len(missing), 'deal')}: not verified", markup=False
             )
@@ -169,6 +173,12 @@ def verify(
             console.print(f"{where}: no fairness data for deals {listed}: not verified", markup=False)
         if verified or not missing:
             console.print(f"{where}: OK ({count(verified, 'deal')} verified)", markup=False)
+    if plain:
+        first = f" (the first: game {plain[0]})" if len(plain) < len(games) else ""
+        console.print(
+            f"{file}: {count(len(plain), 'game')} of {len(games)} without fairness data{first}: not verified",
+            markup=False,
+        )
     if bad:
         raise typer.Exit(1)
     if not any_verified:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import os
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Protocol, Self, TypeVar
@@ -53,6 +54,15 @@ def one_solver_thread() -> None:
     """In a worker: pimc solves its worlds on one thread (unless the environment says
     otherwise), since the workers already use the cores."""
     os.environ.setdefault(THREADS_ENV, "1")
+
+
+def start_worker() -> None:
+    """A pool worker's start: one solver thread, and Ctrl-C left to the parent. The
+    terminal sends SIGINT to the whole process group; the workers ignore it, so only
+    the parent stops (saving what it has) and then terminates them, with no traceback
+    from each worker."""
+    one_solver_thread()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class ExecutorBase:
@@ -97,7 +107,7 @@ class PoolExecutor(ExecutorBase):
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-            self._pool = ctx.Pool(self.workers, initializer=one_solver_thread)
+            self._pool = ctx.Pool(self.workers, initializer=start_worker)
         return self._pool.imap(fn, jobs, chunksize=1)
 
     def describe(self) -> str:
@@ -123,4 +133,4 @@ class PoolExecutor(ExecutorBase):
         self.close()
 
 
-__all__ = ["Executor", "ExecutorBase", "PoolExecutor", "SerialExecutor", "one_solver_thread"]
+__all__ = ["Executor", "ExecutorBase", "PoolExecutor", "SerialExecutor", "one_solver_thread", "start_worker"]
