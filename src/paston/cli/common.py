@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from paston.bots.base import PLAYERS, parse_player_name
+from paston.cli.record_places import for_file, game_lines
 from paston.cli.safe import shown
 from paston.cli.streams import readable
 from paston.cli.text import count
@@ -175,8 +176,6 @@ def parse_players(text: str, count: int, option: str) -> list[str]:
 
 def load_game(file: Path, game: int) -> Match:
     """Game ``game`` of a record file, or a readable error and exit."""
-    from paston.cli.check import for_file, game_lines  # check uses this module
-
     source = readable(file)
     try:
         items = list(iter_file(source))
