@@ -48,6 +48,13 @@ def goal_reached(lesson: Lesson, played: Rehearsal) -> bool:
     return result.declarer == LEARNER and result.outcome is Outcome.SURRENDER
 
 
+def test_the_rehearsal_asks_for_hints_as_the_tables_do() -> None:
+    from paston.server.lessons import rehearse as r
+    from paston.server.tables import hints
+
+    assert (r.HINT_SEED, r.HINT_LEVEL) == (hints.HINT_SEED, hints.DEFAULT_LEVEL)
+
+
 def test_the_course_has_eight_to_twelve_lessons_each_on_its_own_deal() -> None:
     assert 8 <= len(LESSONS) <= 12
     assert len({lesson.id for lesson in LESSONS}) == len(LESSONS) == len(IDEAS)
@@ -79,7 +86,8 @@ def test_the_surrender_lesson_s_alternative_costs_more() -> None:
     lesson = lesson_by_id("surrender")
     assert lesson is not None
     from paston.bots.explain import explain
-    from paston.server.lessons.rehearse import HINT_LEVEL, HINT_SEED, decision_seed
+    from paston.server.lessons.rehearse import HINT_LEVEL, HINT_SEED
+    from paston.server.work.botjobs import decision_seed
 
     def no_surrender(view, version):  # type: ignore[no-untyped-def]
         hint = explain(view, level=HINT_LEVEL, seed=decision_seed(HINT_SEED, version))

@@ -53,8 +53,8 @@ class Lesson:
                 cards.insert(0, SEVEN_OF_SPADES)
             for position, card in zip(hand_positions(seat, self.dealer), cards, strict=True):
                 deck[position] = card
-        for position, card in zip(PRIKUP_POSITIONS, CardSet.parse(self.prikup), strict=True):
-            deck[position] = int(card)
+        for position, prikup_card in zip(PRIKUP_POSITIONS, CardSet.parse(self.prikup), strict=True):
+            deck[position] = int(prikup_card)
         return list(check_deck(deck))
 
     def to_dict(self, number: int) -> dict[str, Any]:

@@ -22,14 +22,15 @@ from paston.bots.explain import explain
 from paston.match import Match
 from paston.result import DealResult
 from paston.server.lessons.course import Lesson
+from paston.server.work.botjobs import decision_seed
 from paston.views import DealView
 
 #: The learner's seat at a lesson table (the creator's seat).
 LEARNER = 0
 #: The computer players of a lesson table (quick and sensible, and seeded: reproducible).
 LESSON_BOT = "heuristic"
-#: The seed of a table's hints (paston.server.tables.hints.HINT_SEED, repeated to keep
-#: this module free of the server's tables).
+#: The seed of a table's hints (paston.server.tables.hints.HINT_SEED, the same: a test
+#: checks it; the tables' room comes after this one).
 HINT_SEED = 0x48494E54
 #: The ``pimc`` level of the hints.
 HINT_LEVEL = 3
@@ -38,12 +39,6 @@ HINT_LEVEL = 3
 def bot_seed(key: str, seat: int) -> int:
     """The fixed seed of a lesson table's computer player at ``seat`` (``key``: the lesson's ``bots``)."""
     digest = hashlib.sha256(f"paston-lesson-bot:{key}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def decision_seed(seed: int, version: int) -> int:
-    """paston.server.work.botjobs.decision_seed (the same digest)."""
-    digest = hashlib.sha256(f"paston-bot-decision:{seed}:{version}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
