@@ -3,13 +3,14 @@
 // Learn to play page (/learn), or the score sheet of a game with real cards (/sheet[/<id>]).
 // No build step: ES modules, each with one job (see the first line of each file).
 import { announce, applyChrome, setView, showError } from "./chrome.js";
-import { learn, renderLearn } from "./learn.js";
+import { learn, loadScoreFacts, renderLearn } from "./learn.js";
 import { lobby, renderLobby } from "./lobby.js";
 import { connect, live } from "./live.js";
 import { loadMeta } from "./players.js";
 import { renderReplay, replay } from "./replay.js";
 import { renderScoreSheet, scoreSheet } from "./scoresheet.js";
 import { renderTable, turnAnnouncement } from "./table.js";
+import { coachLine, coaching } from "./coach.js";
 import { installDeckOption } from "./deckprefs.js";
 import "./install.js"; // the service worker and the manifest: the app installable and its shell offline
 
@@ -36,7 +37,9 @@ async function start() {
   } else if (table) {
     setView(renderTable);
     renderTable();
-    connect(table[1], () => announce(() => turnAnnouncement(live.state.view))); // in the language shown
+    if (coaching()) await loadScoreFacts(); // the coach's first line comes with the first turn cue
+    // in the language shown; on a guided deal the coach's line comes with the turn cue (one message)
+    connect(table[1], () => announce(() => [...new Set([turnAnnouncement(live.state.view), coachLine(live.state)])].filter(Boolean).join(" ")));
   } else {
     setView(renderLobby);
     await lobby();

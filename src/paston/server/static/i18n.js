@@ -14,6 +14,7 @@ import * as amu from "./i18n-amu.js";
 import * as score from "./i18n-score.js";
 import * as fair from "./i18n-fair.js";
 import * as scoresheet from "./i18n-scoresheet.js";
+import * as course from "./i18n-course.js";
 
 // Every string the Paston client shows, per language: the common ones (i18n-base-*.js,
 // one file per language) and each feature's (i18n-*.js). The game's own words
@@ -90,7 +91,7 @@ export function format(template, params = {}, lang = "en") {
 }
 
 /** The strings of the features that keep their own files (i18n-*.js). */
-const FEATURES = [hint, end, replay, learn, access, analysis, infer, amu, score, fair, scoresheet];
+const FEATURES = [hint, end, replay, learn, access, analysis, infer, amu, score, fair, scoresheet, course];
 
 /** One language's strings: the common ones, then each feature's. */
 function merged(lang, common) {
