@@ -85,7 +85,7 @@ def _previous_link(table: Table) -> str | None:
 
 def lesson_deck(table: Table) -> list[int] | None:
     """The deck of the table's next deal if it is a lesson's first deal (a fixed deal,
-    not shuffled: decision L? in docs/rules-decisions.md), else ``None``."""
+    not shuffled: decision L12 in docs/rules-decisions.md), else ``None``."""
     if table.lesson is None or table.match.deals:
         return None
     lesson = lesson_by_id(table.lesson)
