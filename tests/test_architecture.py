@@ -168,7 +168,7 @@ def test_the_engine_imports_only_the_engine(module: str) -> None:
 #: The rooms of the server, lowest first: a module of a room imports only its own room and
 #: the rooms before it. The cluster is beside them: it may import any room, and only
 #: ``paston.server.web.app`` (which wires it in) imports it.
-SERVER_ROOMS = ("table_error", "store", "work", "tables", "web")
+SERVER_ROOMS = ("table_error", "store", "work", "lessons", "tables", "web")
 CLUSTER = "cluster"
 
 

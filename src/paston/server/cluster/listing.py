@@ -17,7 +17,7 @@ from typing import Any
 from paston.server.cluster.leases import PREFIX, Leases
 from paston.server.tables.seating import Seat
 from paston.server.tables.table import Table
-from paston.server.web.lobby import is_open
+from paston.server.web.lobby import is_listed
 
 LOBBY_KEY = f"{PREFIX}lobby"
 
@@ -33,6 +33,7 @@ class Listed:
 
     finished = False
     retired = False
+    listed = True  # only listed tables are written to the cluster's lobby
 
     def __init__(self, summary: dict[str, Any]) -> None:
         self.update(summary)
@@ -71,7 +72,7 @@ class Listing:
         now: dict[str, str] = {}
         for table_id in self.owned:
             table = self.mine.get(table_id)
-            if table is not None and is_open(table):
+            if table is not None and is_listed(table):  # a private table: in no lobby
                 now[table_id] = json.dumps({"worker": self.leases.me, "summary": table.summary()})
         gone = [t for t in self._written if t not in now]
         changed = {t: text for t, text in now.items() if self._written.get(t) != text}

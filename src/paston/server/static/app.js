@@ -3,14 +3,15 @@
 // Learn to play page (/learn), or the score sheet of a game with real cards (/sheet[/<id>]).
 // No build step: ES modules, each with one job (see the first line of each file).
 import { applyChrome, setView, showError } from "./chrome.js";
-import { learn, renderLearn } from "./learn.js";
+import { learn, loadScoreFacts, renderLearn } from "./learn.js";
 import { lobby, renderLobby } from "./lobby.js";
-import { connect } from "./live.js";
+import { connect, live } from "./live.js";
 import { logTurn } from "./livelog.js";
 import { loadMeta } from "./players.js";
 import { renderReplay, replay } from "./replay.js";
 import { renderScoreSheet, scoreSheet } from "./scoresheet.js";
 import { renderTable } from "./table.js";
+import { coachLine, coaching } from "./coach.js";
 import { installDeckOption } from "./deckprefs.js";
 import { installSoundOption, playSound } from "./sounds.js";
 import "./install.js"; // the service worker and the manifest: the app installable and its shell offline
@@ -39,8 +40,11 @@ async function start() {
   } else if (table) {
     setView(renderTable);
     renderTable();
-    connect(table[1], (view) => { // the turn: in the live log after the moves it follows; a bell when sounds are on
-      logTurn(view.phase);
+    if (coaching()) await loadScoreFacts(); // the coach's first line comes with the first turn cue
+    // the turn: in the live log after the moves it follows, with the coach's line on a guided
+    // deal (one message); a bell when sounds are on
+    connect(table[1], (view) => {
+      logTurn(view.phase, () => coachLine(live.state));
       playSound("turn");
     });
   } else {

@@ -1,11 +1,17 @@
 // The coach of a guided practice deal (a table opened as /t/<id>?coach=1 from the Learn
 // page): from the table's state alone (phase, legal actions, this seat's view) it says
 // what to do now and why, who took the last trick and why, and how the last deal scored.
+// At a lesson's table (the course, course.js) its advice on the learner's moves is the
+// hint's own choice (never a rule of thumb that could disagree with it), the lesson's
+// idea stays in view, and the end of the deal says whether the lesson's goal was reached.
+// Screen readers hear the coach with the turn cue (coachLine): no live region of its own,
+// so a card played is one message (the live log's), not three.
 import { el } from "./dom.js";
 import { loadScoreFacts, scoreFacts } from "./learn.js";
 import { seatNames } from "./players.js";
 import { cardText } from "./cards.js";
-import { askHint, canHint } from "./hint.js";
+import { askHint, canHint, hints, optionLabel } from "./hint.js";
+import { courseList, leaveLesson, lessonText, loadCourse, markDone, nextLesson, startLesson } from "./course.js";
 import { outcomeText } from "./sheet.js";
 import { rerender } from "./chrome.js";
 import { GAME, signed, t, word } from "./text.js";
@@ -116,15 +122,83 @@ function step(state, facts) {
   }
 }
 
-/** Tell screen readers what the coach says now, once per change (a polite live region that
- * stays in place while the panel is drawn again). */
-function speak(text) {
-  let region = document.getElementById("coach-live");
-  if (!region) {
-    region = el("div", { id: "coach-live", class: "sr-only", "aria-live": "polite" });
-    document.body.append(region);
+// lines that carry a rule of thumb: at a lesson they give way to the hint's choice
+const THUMB = new Set(["coach_auction_why", "coach_discard_why", "coach_trump_why", "coach_defence_why"]);
+const NEUTRAL = { coach_trump_mine: "yourTurn_trump", coach_play_lead_declarer: "yourTurn_play",
+  coach_play_lead_defender: "yourTurn_play", coach_play_any: "yourTurn_play" };
+
+/** The hint heard for the decision at hand, if any (hint.js). */
+function currentHint(state) {
+  const h = hints.hint;
+  return h && h.version === state.version && h.seat === state.you ? h : null;
+}
+
+/** At a lesson's table on the learner's move: the phase's plain facts and the hint's
+ * choice as the coach's advice (the same recommendation, so they never disagree). */
+function lessonLines(state, now) {
+  const decides = now.id.endsWith("-mine") || ["play-lead", "play-follow", "play-trump", "play-any"].includes(now.id);
+  if (!state.table.lesson || state.view.to_move !== state.you || !decides) return now.lines;
+  const lines = now.lines.filter((l) => !THUMB.has(l.key)).map((l) => (NEUTRAL[l.key] ? { key: NEUTRAL[l.key] } : l));
+  const hint = currentHint(state);
+  lines.splice(1, 0, hint ? { key: "coach_follow", params: { action: optionLabel(hint.chosen) }, hint: hint.chosen }
+    : { key: "coach_asking" });
+  return lines;
+}
+
+/** A lesson's goal in words. */
+function goalText(lesson) {
+  return t(`coach_goal_${lesson.goal.replace("-o", "O")}`);
+}
+
+/** Whether the lesson's goal was reached in the deal of sheet ``row`` (seat ``you``). */
+function reached(lesson, row, you) {
+  const declarerMinus = row.scores[row.declarer] < 0;
+  switch (lesson.goal) {
+    case "make": return row.declarer === you && row.outcome !== "surrender" && row.scores[you] > 0;
+    case "beat": return row.declarer !== you && row.outcome === "played" && declarerMinus && row.scores[you] >= 0;
+    case "stay-out": return row.declarer !== you && row.scores[you] === 0;
+    default: return row.declarer === you && row.outcome === "surrender";
   }
-  if (region.textContent !== text) region.textContent = text;
+}
+
+/** The lesson's part of the panel: its title and idea, and once its deal is over, whether
+ * the goal was reached (then it is marked done) and the way on. */
+function lessonPart(state) {
+  const id = state.table.lesson;
+  if (!id) return null;
+  const lessons = courseList();
+  if (!lessons) { loadCourse(() => rerender()); return null; }
+  const lesson = lessons.find((l) => l.id === id);
+  if (!lesson) return null;
+  const out = [el("p", { class: "coach-lesson", "data-testid": "coach-lesson" },
+    el("strong", {}, t("coach_lesson", { n: lesson.number, title: lessonText(id, "title") })), " ",
+    lessonText(id, "idea"), " ", goalText(lesson))];
+  const row = state.sheet[0];
+  if (row && state.you !== null) {
+    const ok = reached(lesson, row, state.you);
+    if (ok) markDone(id);
+    const next = nextLesson(id);
+    const tableId = state.table.id;
+    out.push(el("p", { class: "coach-verdict", "data-testid": "lesson-verdict", "data-reached": String(ok) },
+      t(ok ? "coach_lessonDone" : "coach_lessonMissed")),
+    el("p", { class: "coach-links" },
+      ok && next ? el("button", { type: "button", class: "primary", "data-testid": "next-lesson",
+        onclick: () => leaveLesson(tableId, null).then(() => startLesson(next.id)) }, t("coach_nextLesson")) : null,
+      el("button", { type: "button", class: ok && next ? "secondary" : "primary", "data-testid": "back-to-course",
+        onclick: () => leaveLesson(tableId, "/learn#learn-practice") }, t(next || !ok ? "coach_course" : "course_finished"))));
+  }
+  return out;
+}
+
+/** What the coach says now, for the turn cue read to screen readers (app.js): its first
+ * line, or "" when this page does not coach. */
+export function coachLine(state) {
+  if (!coaching() || !state || state.view.to_move !== state.you) return "";
+  const facts = scoreFacts();
+  if (!facts) return "";
+  const now = step(state, facts);
+  const line = lessonLines(state, now)[0];
+  return t(line.key, line.params || {});
 }
 
 /** The coach's panel for ``state`` (null when this page does not coach). */
@@ -135,8 +209,9 @@ export function coachPanel(state) {
   const names = seatNames(state.table);
   const now = facts ? step(state, facts) : { id: "loading", lines: [{ key: "learn_loading" }] };
   const v = state.view;
-  const said = now.lines.map((line) => t(line.key, line.params || {}));
-  speak(said[0]);
+  const lines = facts ? lessonLines(state, now) : now.lines;
+  const said = lines.map((line) => t(line.key, line.params || {}));
+  const advice = lines.find((line) => line.hint);
   const extra = [];
   const last = v.phase === "play" ? v.last_trick : null;
   if (last && v.contract) {
@@ -144,7 +219,7 @@ export function coachPanel(state) {
     extra.push(el("p", { class: "coach-trick", "data-testid": "coach-trick" }, t(why.key, why.params)));
   }
   const row = state.sheet[state.sheet.length - 1];
-  if (row && state.you !== null) {
+  if (row && state.you !== null && !state.table.lesson) {
     extra.push(el("p", { class: "coach-result", "data-testid": "coach-result" }, t("coach_result", {
       n: row.deal, outcome: outcomeText(row, names), score: signed(row.scores[state.you]),
     })));
@@ -157,7 +232,9 @@ export function coachPanel(state) {
     class: "panel coach", "data-testid": "coach", "data-step": now.id, "aria-labelledby": "coach-title",
   },
   el("h2", { id: "coach-title" }, t("coach_title")),
-  el("div", { class: "coach-say", "data-testid": "coach-text" }, said.map((text) => el("p", {}, text))),
+  lessonPart(state),
+  el("div", { class: "coach-say", "data-testid": "coach-text", "data-advice": advice ? advice.hint : null },
+    said.map((text) => el("p", {}, text))),
   extra,
   el("p", { class: "coach-links" }, el("a", { href: "/learn", "data-testid": "coach-rules" }, t("coach_rules"))));
 }

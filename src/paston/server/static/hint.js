@@ -63,7 +63,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 /** An option's action in words: a card "10♥", a discard "7♦ 8♦", a bid "bid gupa ♥". */
-function optionLabel(action) {
+export function optionLabel(action) {
   const [kind, ...cards] = action.split(" ");
   if (kind === "play") return cardText(cards[0]);
   if (kind === "discard") return t("hintDiscard", { cards: cards.map(cardText).join(" ") });

@@ -14,6 +14,7 @@ import * as amu from "./i18n-amu.js";
 import * as score from "./i18n-score.js";
 import * as fair from "./i18n-fair.js";
 import * as scoresheet from "./i18n-scoresheet.js";
+import * as course from "./i18n-course.js";
 import * as sheetkey from "./i18n-sheetkey.js";
 import * as table from "./i18n-table.js";
 import * as terminal from "./i18n-terminal.js";
@@ -93,7 +94,7 @@ export function format(template, params = {}, lang = "en") {
 }
 
 /** The strings of the features that keep their own files (i18n-*.js). */
-const FEATURES = [hint, end, replay, learn, access, analysis, infer, amu, score, fair, scoresheet, sheetkey, table, terminal];
+const FEATURES = [hint, end, replay, learn, access, analysis, infer, amu, score, fair, scoresheet, course, sheetkey, table, terminal];
 
 /** One language's strings: the common ones, then each feature's. */
 function merged(lang, common) {

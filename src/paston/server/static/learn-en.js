@@ -82,7 +82,7 @@ export default {
   learn_game_2: "One Gyumri rule: a total of exactly −{target} after a deal goes back to 0. Passing below it does not.",
   learn_game_example: "For example, {before} and a score of {score} make exactly {minus}, so the total becomes {after}; with {score2} instead it would be {after2}, and it stays.",
   learn_h_practice: "Try it: a guided deal",
-  learn_practice_1: "Play a practice deal against two computer players. A coach beside the table tells you at every step what to do and why.",
+  learn_practice_1: "A course of short lessons: each is one deal chosen to teach one idea, played against two computer players. A coach beside the table explains every step, and on your moves its advice is the hint's own choice.",
   learn_start: "Start a guided practice deal",
   learn_starting: "Setting up the table…",
   learn_tableName: "Practice deal",

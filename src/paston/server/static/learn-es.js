@@ -82,7 +82,7 @@ export default {
   learn_game_2: "Una regla de Guiumri: un total de exactamente −{target} tras una mano vuelve a 0. Pasar por debajo no.",
   learn_game_example: "Por ejemplo, {before} y una mano de {score} dan exactamente {minus}, así que el total pasa a {after}; con {score2} quedaría en {after2}, y así se queda.",
   learn_h_practice: "Pruébalo: una mano guiada",
-  learn_practice_1: "Juega una mano de práctica contra dos jugadores del ordenador. Un entrenador junto a la mesa te dice en cada paso qué hacer y por qué.",
+  learn_practice_1: "Un curso de lecciones cortas: cada una es una mano elegida para enseñar una idea, jugada contra dos jugadores del ordenador. Un entrenador junto a la mesa explica cada paso, y en tus jugadas su consejo es la elección de la pista.",
   learn_start: "Empezar una mano guiada",
   learn_starting: "Preparando la mesa…",
   learn_tableName: "Mano de práctica",

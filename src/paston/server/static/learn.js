@@ -1,22 +1,19 @@
 // The Learn to play page (/learn): the rules of RULES.md in plain words with pictures of
 // cards, the ladder and the R7 scores table from the engine (GET /api/scores: no number
-// of the rules is written here), and the button that starts a guided practice deal.
+// of the rules is written here), and the course of guided lessons (course.js).
 import { api } from "./api.js";
 import { app, rerender, showError } from "./chrome.js";
 import { cardBack, cardNode } from "./cards.js";
 import { el } from "./dom.js";
-import { rememberSeat, savedName } from "./live.js";
-import { defaultComputer, getMeta } from "./players.js";
+import { courseView, loadCourse } from "./course.js";
 import { whyNote } from "./why.js";
 import { GAME, num, signed, t, word } from "./text.js";
 
 const SECTIONS = ["intro", "deck", "deal", "ladder", "prikup", "whist", "play", "scores", "game", "practice"];
 const SYMBOL = { S: "♠", C: "♣", D: "♦", H: "♥" };
-const PRACTICE_BOT = "heuristic"; // quick and sensible; the strongest one if the registry lacks it
 
 let facts = null; // GET /api/scores, once
 let loading = null;
-let starting = false;
 
 /** The engine's scoring facts (GET /api/scores), fetched once; null until they arrive. */
 export function scoreFacts() {
@@ -131,34 +128,6 @@ function resetExample() {
   });
 }
 
-function practiceBot() {
-  const meta = getMeta();
-  if (meta && meta.players.some((pl) => pl.name === PRACTICE_BOT)) return { kind: "bot", bot: PRACTICE_BOT };
-  const choice = defaultComputer();
-  if (choice === "human") return { kind: "human" };
-  const [bot, level] = choice.split(":");
-  return level ? { kind: "bot", bot, level: Number(level) } : { kind: "bot", bot };
-}
-
-/** A practice table (hints on) against two computer players, this browser seated on seat 1. */
-async function startPractice() {
-  if (starting) return;
-  starting = true;
-  rerender();
-  const bot = practiceBot();
-  const body = { name: t("learn_tableName"), rules: {}, seats: [{ kind: "human" }, bot, bot], hints: true };
-  try {
-    const made = await api("/api/tables", body);
-    const got = await api(`/api/tables/${made.id}/seats/0`, { name: savedName() || t("learn_playerName") });
-    rememberSeat(made.id, got.token);
-    location.href = `${made.invite}?coach=1`;
-  } catch (err) {
-    starting = false;
-    showError(err.code, err.message);
-    rerender();
-  }
-}
-
 /** Draw the Learn to play page (the tables fill in once the facts are here). */
 export function renderLearn() {
   const nav = el("nav", { class: "panel learn-nav", "aria-labelledby": "learn-contents" },
@@ -186,15 +155,12 @@ export function renderLearn() {
       figure(["KH", "8H", "7S"], "learn_play_caption"), p("learn_play_6")),
     section("scores", p("learn_scores_1"), scoresTable(), scoreNotes()),
     section("game", p("learn_game_1"), p("learn_game_2"), resetExample()),
-    section("practice", p("learn_practice_1"),
-      el("p", {}, el("button", {
-        type: "button", class: "primary", "data-testid": "start-practice", disabled: starting, onclick: startPractice,
-      }, t(starting ? "learn_starting" : "learn_start"))),
+    section("practice", p("learn_practice_1"), courseView(),
       el("p", {}, el("a", { href: "/" }, t("backToLobby"))))));
 }
 
 /** Show the Learn to play page. */
 export async function learn() {
   renderLearn();
-  await loadScoreFacts(() => rerender());
+  await Promise.all([loadScoreFacts(() => rerender()), loadCourse(() => rerender())]);
 }

@@ -35,6 +35,11 @@ export function rememberSeat(id, token) {
   localStorage.setItem(tokenKey(id), token);
 }
 
+/** The seat token this browser keeps for table ``id`` (null when none). */
+export function seatToken(id) {
+  return localStorage.getItem(tokenKey(id));
+}
+
 /** The name this browser last sat down with ("" when none). */
 export function savedName() {
   return localStorage.getItem(NAME_KEY) || "";

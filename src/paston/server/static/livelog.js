@@ -40,10 +40,12 @@ function add(words, data) {
 /** Say that the turn has come to this page's seat, to do what ``phase`` asks ("Your turn:
  * play a card"), after the moves the same state brought: in this one polite region, so
  * the cue follows the line naming the card led instead of cutting it off, as an
- * assertive region's would (docs/rules-decisions.md X12). */
-export function logTurn(phase) {
+ * assertive region's would (docs/rules-decisions.md X12). ``more()`` adds the coach's
+ * line of a guided deal to the same entry (L14). */
+export function logTurn(phase, more = () => "") {
   if (!has(`yourTurn_${phase}`)) return;
-  add(() => t(`yourTurn_${phase}`), { type: "turn", phase });
+  const extra = more(); // the coach's line on a guided deal: said with the cue, one message
+  add(() => [t(`yourTurn_${phase}`), extra].filter(Boolean).join(" "), { type: "turn", phase });
 }
 
 /** Add a note of another part of the page (the check of a deal's shuffle, faircheck.js):

@@ -100,7 +100,10 @@ class HintService:
         running = self._running.get(key)
         if running is None:
             self._drop_passed(table.id, key)
-            job = HintJob(self.level, decision_seed(HINT_SEED, version), self.budget, table.match.view(seat))
+            # at a lesson table with no time limit: the same hint on any machine, the one
+            # the course was rehearsed with (paston.server.lessons.rehearse)
+            budget = None if table.lesson is not None else self.budget
+            job = HintJob(self.level, decision_seed(HINT_SEED, version), budget, table.match.view(seat))
             running = asyncio.ensure_future(self.pool.hint(job))
             self._running[key] = running
             running.add_done_callback(lambda f: self._finished(key, f))

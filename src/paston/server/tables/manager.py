@@ -20,6 +20,7 @@ from paston.errors import ParseError
 from paston.match import Match
 from paston.record import to_record
 from paston.rules import Rules
+from paston.server.lessons.course import lesson_by_id
 from paston.server.store.actionlog import ActionLog
 from paston.server.store.db import FencedOut, now
 from paston.server.table_error import TableError
@@ -157,12 +158,16 @@ class TableManager:
         hints: bool = False,
         next_deal_seconds: float | None = None,
         rematch_of: Table | None = None,
+        listed: bool = True,
+        lesson: str | None = None,
     ) -> tuple[Table, str | None]:
         """Create a table (as :meth:`create`) with its creator, ``creator = (seat, name)``,
         already in that person's seat: the seat is stored with the table in one
         transaction, so the table is never seen with it free. Returns the table and the
         seat token (``None`` without a creator). ``rematch_of``: the finished table it
-        is the rematch of, linked in the same transaction (only by its owner)."""
+        is the rematch of, linked in the same transaction (only by its owner).
+        ``listed=False``: private (server/tables/private.py); ``lesson``: a lesson of the
+        course (:mod:`paston.server.lessons`), whose deal, dealer and bot seeds it plays."""
         name = name.strip()
         if not 1 <= len(name) <= 80:
             raise TableError("bad-name", "the table name must have 1 to 80 characters")
@@ -178,8 +183,15 @@ class TableManager:
             token, seat_list[seat].token_hash = new_token()
         table_id = secrets.token_urlsafe(9)
         first_dealer = secrets.randbelow(3)
+        if lesson is not None:
+            found = lesson_by_id(lesson)
+            if found is None:
+                raise TableError("no-lesson", f"the course has no lesson {lesson!r}")
+            first_dealer = found.dealer
         match = Match(first_dealer=first_dealer, rules=rules, seats=("", "", ""))
         table = Table(table_id, name, seat_list, match, takeover_seconds=takeover_seconds, hints=hints)
+        table.listed = listed
+        table.lesson = lesson
         table.next_deal_seconds = self.next_deal_seconds if next_deal_seconds is None else next_deal_seconds
         table.name_seats()
         seat_bots(table, new=True)
@@ -214,6 +226,10 @@ class TableManager:
         if seat not in (0, 1, 2):
             raise TableError("bad-seat", "seats are 0, 1 and 2")
         name = person_name(name)
+        if not table.listed:
+            raise TableError(
+                "private-table", "this table is private: only the person it was made for plays at it"
+            )
         s = table.seats[seat]
         if s.taken:
             raise TableError("seat-taken", f"seat {seat} is already taken")

@@ -19,6 +19,8 @@ import time
 from collections.abc import Awaitable, Callable
 
 from paston.actions import Action
+from paston.server.lessons.course import lesson_by_id
+from paston.server.lessons.rehearse import bot_seed
 from paston.server.store.db import FencedOut
 from paston.server.table_error import TableError
 from paston.server.tables.table import Table
@@ -46,9 +48,12 @@ Commit = Callable[[Table, int, Action], Awaitable[None]]
 def seat_bots(table: Table, *, new: bool = False) -> None:
     """Give each bot seat of a table its computer player (a name and a secret seed); a
     ``new`` table counts as just watched (its creator is about to open it)."""
+    lesson = None if table.lesson is None else lesson_by_id(table.lesson)
     for i, s in enumerate(table.seats):
         if s.kind == "bot" and s.bot:
-            table.bots[i] = BotSeat(s.bot, secrets.randbits(64))
+            # a lesson's computer players are seeded by the lesson: its deal plays as rehearsed
+            seed = secrets.randbits(64) if lesson is None else bot_seed(lesson.bots, i)
+            table.bots[i] = BotSeat(s.bot, seed)
     if new:
         table.watched_at = time.monotonic()
 

@@ -78,7 +78,7 @@ class SeedRounds:
         if table.seats[seat].kind != "human":
             return False
         table.arrived.add(seat)
-        if not sends_seeds:
+        if not sends_seeds or table.lesson is not None:  # a lesson's first deal is fixed, not shuffled
             return False
         old = table.round
         try:

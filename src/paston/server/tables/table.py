@@ -37,6 +37,7 @@ def table_summary(
     standing_in: Callable[[int], bool],
     hints: bool = False,
     next_deal_seconds: float = NEXT_DEAL_SECONDS,
+    lesson: str | None = None,
 ) -> dict[str, Any]:
     """Public facts about a table (lobby, headers), live or only stored."""
     names = seat_names_of(seats)
@@ -49,6 +50,7 @@ def table_summary(
         "takeover_seconds": takeover_seconds,
         "hints": hints,
         "next_deal_seconds": next_deal_seconds,
+        "lesson": lesson,
         "rematch": rematch,
         "seats": [
             {
@@ -104,6 +106,10 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     takeover_seconds: float | None = None  # a bot plays for a person offline this long
     hints: bool = False  # a practice table: people may ask for hints (server/tables/hints.py)
+    # a private table (a lesson's): not in the lobby, no seat or watching for strangers,
+    # forgotten once its person leaves (server/tables/retire.py)
+    listed: bool = True
+    lesson: str | None = None  # a lesson table: the course's lesson its first deal is (server/lessons)
     offline_since: dict[int, float] = field(default_factory=dict)
     standins: dict[int, BotSeat] = field(default_factory=dict)
     watched_at: float = float("-inf")  # when someone was last seen connected (computer players)
@@ -244,6 +250,7 @@ class Table:
             standing_in=self.standing_in,
             hints=self.hints,
             next_deal_seconds=self.next_deal_seconds,
+            lesson=self.lesson,
         )
 
     def sheet(self) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ Rules are stored as the record's ``rules`` object and read back into one
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -19,11 +20,24 @@ from paston.actions import Action
 from paston.fairness import derive_deck, link, make_entry
 from paston.match import Match
 from paston.rules import Rules
-from paston.server.store.db import ActionRow, DealRow, FencedOut, SeatRow, TableRow, fence_check, now
+from paston.server.lessons.course import lesson_by_id
+from paston.server.store.db import (
+    ActionRow,
+    AnalysisRow,
+    DealRow,
+    FencedOut,
+    SeatRow,
+    TableRow,
+    fence_check,
+    now,
+)
 from paston.server.tables.decks import VERSION, SeedRound, deck_from_seed, new_secret
 from paston.server.tables.pause import pause_left
 from paston.server.tables.seating import Seat
 from paston.server.tables.table import NEXT_DEAL_SECONDS, Table, table_summary
+
+#: The ``algorithm`` of a deal row that is a lesson's fixed deal (its ``seed``: the lesson).
+LESSON_DECK = "paston-lesson/1"
 
 
 def _takeover(settings: Mapping[str, object] | None) -> float | None:
@@ -46,6 +60,16 @@ def _rematch(settings: Mapping[str, object] | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _listed(settings: Mapping[str, object] | None) -> bool:
+    """Whether the lobby lists the table (tables stored before the setting: yes)."""
+    return (settings or {}).get("listed") is not False
+
+
+def _lesson(settings: Mapping[str, object] | None) -> str | None:
+    value = (settings or {}).get("lesson")
+    return value if isinstance(value, str) else None
+
+
 def _retired(settings: Mapping[str, object] | None) -> bool:
     return bool((settings or {}).get("retired"))
 
@@ -57,6 +81,34 @@ def _seats(rows: list[SeatRow]) -> list[Seat]:
 def _previous_link(table: Table) -> str | None:
     last = table.fairness[-1] if table.fairness else None
     return None if last is None else link(last)
+
+
+def lesson_deck(table: Table) -> list[int] | None:
+    """The deck of the table's next deal if it is a lesson's first deal (a fixed deal,
+    not shuffled: decision L12 in docs/rules-decisions.md), else ``None``."""
+    if table.lesson is None or table.match.deals:
+        return None
+    lesson = lesson_by_id(table.lesson)
+    return None if lesson is None else lesson.deck()
+
+
+def _deal_lesson(session: Session, table: Table, deck: list[int]) -> None:
+    """Deal a lesson's fixed first deal: its row names the lesson (``LESSON_DECK``), and it
+    has no fairness object (nobody shuffled it, so there is nothing to check)."""
+    commit = hashlib.sha256(f"{LESSON_DECK}:{table.lesson}".encode()).hexdigest()
+    session.add(
+        DealRow(
+            table_id=table.id,
+            number=0,
+            seed=str(table.lesson),
+            commit=commit,
+            algorithm=LESSON_DECK,
+            seeds=[],
+        )
+    )
+    table.match.deal_next(deck)
+    table.seeds.append((str(table.lesson), commit))
+    table.fairness.append(None)
 
 
 def _deal_fair(table: Table, r: SeedRound, choices: list[tuple[str, str]]) -> None:
@@ -118,6 +170,8 @@ def deal_on(session: Session, table: Table, *, required: bool = False) -> None:
     match = table.match
     if match.needs_deck:
         check_fence(session, table, required=required)
+    if match.needs_deck and table.round is None and (deck := lesson_deck(table)) is not None:
+        _deal_lesson(session, table, deck)
     while match.needs_deck:
         r = table.round
         if r is None:
@@ -188,6 +242,8 @@ class TableStore:
                         "takeover_seconds": table.takeover_seconds,
                         "hints": table.hints,
                         "next_deal_seconds": table.next_deal_seconds,
+                        "listed": table.listed,
+                        "lesson": table.lesson,
                     },
                     first_dealer=first_dealer,
                 )
@@ -232,6 +288,8 @@ class TableStore:
         table.next_deal_seconds = _next_deal(row.settings)
         table.rematch = _rematch(row.settings)
         table.retired = _retired(row.settings)
+        table.listed = _listed(row.settings)
+        table.lesson = _lesson(row.settings)
         table.name_seats()
         deal_rows = sorted(
             session.scalars(select(DealRow).where(DealRow.table_id == row.id)), key=lambda d: d.number
@@ -243,7 +301,11 @@ class TableStore:
         for a in actions:
             by_deal.setdefault(a.deal, []).append(a)
         for d in deal_rows:
-            if d.algorithm is not None:
+            if d.algorithm == LESSON_DECK and (deck := lesson_deck(table)) is not None:
+                match.deal_next(deck)
+                table.seeds.append((d.seed, d.commit))
+                table.fairness.append(None)
+            elif d.algorithm is not None:
                 r = SeedRound(d.number, d.seed, d.commit, _previous_link(table), frozenset())
                 if d.seeds is None:  # its seeds were being collected: nobody is connected now
                     table.round = r
@@ -268,6 +330,13 @@ class TableStore:
             row.finished = now()
         session.commit()
         return table
+
+    def forget(self, table_id: str) -> None:
+        """Delete a table and everything stored of it (a private table, left)."""
+        with self.sessions() as session, session.begin():
+            for model in (ActionRow, AnalysisRow, DealRow, SeatRow):
+                session.execute(delete(model).where(model.table_id == table_id))
+            session.execute(delete(TableRow).where(TableRow.id == table_id))
 
     def save_seat(self, table: Table, seat: int, name: str, token_hash: str) -> None:
         """A person took a seat."""

@@ -20,6 +20,8 @@ from paston.rules import PRESETS, RULE_CHOICES, TARGET_RANGE, Rules
 from paston.server.cluster.clustermetrics import ClusterCollector
 from paston.server.cluster.forward import FORWARDED, Forwarding, rematch_at_owner
 from paston.server.cluster.node import ClusterNode
+from paston.server.lessons.course import course
+from paston.server.lessons.rehearse import LEARNER, LESSON_BOT
 from paston.server.store.db import (
     WalCheckpointer,
     default_database_url,
@@ -31,6 +33,7 @@ from paston.server.table_error import TableError
 from paston.server.tables.cache import KEEP_FINISHED
 from paston.server.tables.manager import MAX_WATCHERS, TableManager
 from paston.server.tables.pause import MAX_NEXT_DEAL_SECONDS, NEXT_DEAL_SECONDS
+from paston.server.tables.private import leave_private
 from paston.server.tables.retire import Retirer
 from paston.server.tables.seeds import SEED_TIMEOUT
 from paston.server.tables.table import Table
@@ -101,6 +104,12 @@ class CreateTable(_StrictBody):
     hints: bool = False  # a practice table: people may ask for hints
     next_deal_seconds: Annotated[float, Field(ge=0, le=MAX_NEXT_DEAL_SECONDS)] | None = None
     creator: Creator | None = None
+    private: bool = False  # not in the lobby, no seat for strangers, forgotten once left
+    lesson: Annotated[str, Field(max_length=40)] | None = None  # a lesson of the course (private)
+
+
+class Leave(_StrictBody):
+    token: Annotated[str, Field(max_length=64)]
 
 
 class Rematch(_StrictBody):
@@ -137,6 +146,19 @@ def rules_of(data: dict[str, Any]) -> Rules:
         return Rules.from_dict(data)
     except RulesError as err:
         raise TableError("bad-rules", str(err)) from None
+
+
+def check_lesson(body: CreateTable) -> None:
+    """A lesson's table: its learner seated at once on seat 0 against the course's two
+    computer players, with the default rules (the lesson was rehearsed so)."""
+    seats = [s.model_dump(exclude_none=True) for s in body.seats]
+    lesson_seats = [{"kind": "human"}, {"kind": "bot", "bot": LESSON_BOT}, {"kind": "bot", "bot": LESSON_BOT}]
+    if body.creator is None or body.creator.seat != LEARNER or seats != lesson_seats:
+        raise TableError(
+            "bad-lesson", f"a lesson's learner takes seat {LEARNER} against two {LESSON_BOT} players"
+        )
+    if body.rules or body.takeover_seconds is not None:
+        raise TableError("bad-lesson", "a lesson is played with the default rules and no stand-in")
 
 
 def create_app(
@@ -189,7 +211,12 @@ def create_app(
     # a cluster's lobby lists every worker's open tables (server/cluster/listing.py)
     lobby = Lobby(manager.tables if cluster is None else cluster.listing.tables, limits)  # type: ignore[arg-type]
     gate = CreationGate(limits)
-    retirer = Retirer(manager, limits.retire_after, on_sweep=lambda now: gate.prune(now, lobby.open_ids()))
+    retirer = Retirer(
+        manager,
+        limits.retire_after,
+        on_sweep=lambda now: gate.prune(now, lobby.open_ids()),
+        private_after=limits.private_after,
+    )
     replays = ReplayBuilder(workers=0 if bot_workers == 0 else 1)
     metrics = ServerMetrics()
     database_check = DatabaseCheck(engine)
@@ -263,6 +290,10 @@ def create_app(
             raise TableError("bad-rules", str(err)) from None
         return score_table(rules)
 
+    @app.get("/api/lessons")
+    async def lessons() -> list[dict[str, Any]]:
+        return course()
+
     @app.get("/api/tables")
     async def open_tables(
         limit: int = Query(PAGE, ge=1, le=MAX_PAGE), offset: int = Query(0, ge=0)
@@ -285,14 +316,18 @@ def create_app(
         client = client_of(request)
         gate.check(client, lobby.open_ids(), time.monotonic())
         creator = None if body.creator is None else (body.creator.seat, body.creator.name)
+        if body.lesson is not None:
+            check_lesson(body)
         table, token = manager.create_seated(
             body.name,
             rules,
             [s.model_dump() for s in body.seats],
             creator,
             takeover_seconds=body.takeover_seconds,
-            hints=body.hints,
+            hints=body.hints or body.lesson is not None,
             next_deal_seconds=body.next_deal_seconds,
+            listed=not body.private and body.lesson is None,
+            lesson=body.lesson,
         )
         # the creator's seat is taken with the table, and its token comes back once
         seated = {} if body.creator is None else {"seat": body.creator.seat, "token": token}
@@ -314,6 +349,12 @@ def create_app(
         manager.broadcast(table)
         manager.schedule_bots(table)
         return {"seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, body: Leave) -> dict[str, Any]:
+        """The player of a private table leaves: it is closed and forgotten at once."""
+        leave_private(manager, table_id, body.token)
+        return {"id": table_id, "gone": True}
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: Rematch, request: Request) -> dict[str, Any]:

@@ -64,6 +64,8 @@ STATUS = {
     "seat-reserved": 409,
     "game-not-over": 409,
     "not-a-player": 403,
+    "private-table": 403,
+    "no-lesson": 404,
     "not-owner": 503,
 }
 HTTP_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "too-large"}

@@ -57,6 +57,8 @@ class Limits:
     - ``open_tables``: open tables in memory in all;
     - ``retire_after``: seconds without a connection after which an open table leaves
       memory and the lobby (stored; its seat tokens and address still open it);
+    - ``private_after``: seconds without a connection after which a private table (a
+      lesson's) is closed and forgotten;
     - ``lobby_streams``, ``lobby_streams_per_client``: pushed lobby streams at once;
     - ``trusted_proxies``: peers whose ``X-Forwarded-For`` names the client;
     - ``replay_bytes``: the largest record a person may open in the replay viewer;
@@ -69,6 +71,7 @@ class Limits:
     tables_per_client: int = 20
     open_tables: int = 1000
     retire_after: float = 24 * 3600.0
+    private_after: float = 60.0
     lobby_streams: int = 1000
     lobby_streams_per_client: int = 10
     trusted_proxies: tuple[Network, ...] = ()

@@ -1,4 +1,4 @@
-"""The lobby: the open tables (unfinished, not retired) a page at a time, newest first,
+"""The lobby: the open tables (unfinished, not retired, not private) a page at a time, newest first,
 and their changes pushed to browsers as server-sent events.
 
 Server-sent events rather than a WebSocket: the lobby only listens, ``EventSource``
@@ -43,6 +43,11 @@ Key = tuple[object, ...]
 def is_open(table: Table) -> bool:
     """Whether the lobby lists the table: one can join or watch it."""
     return not table.finished and not table.retired
+
+
+def is_listed(table: Table) -> bool:
+    """Whether the lobby shows the table: open, and not private (a lesson's table is not)."""
+    return is_open(table) and table.listed
 
 
 def lobby_key(table: Table) -> Key:
@@ -99,9 +104,10 @@ class Lobby:
     # --- the list ------------------------------------------------------------------------------
     def open_tables(self) -> Iterator[Table]:
         """The open tables, newest first."""
-        return (t for t in reversed(self.tables.values()) if is_open(t))
+        return (t for t in reversed(self.tables.values()) if is_listed(t))
 
     def open_ids(self) -> dict[str, Table]:
+        """Every open table by id, the private ones too (the creation limits count them)."""
         return {t.id: t for t in self.tables.values() if is_open(t)}
 
     def page(self, offset: int, limit: int) -> dict[str, Any]:
@@ -117,7 +123,7 @@ class Lobby:
     # --- the pushed changes -------------------------------------------------------------------
     def changes(self) -> dict[str, Any] | None:
         """What changed since last time (``None``: nothing), and remember it as sent."""
-        now = {t.id: lobby_key(t) for t in self.tables.values() if is_open(t)}
+        now = {t.id: lobby_key(t) for t in self.tables.values() if is_listed(t)}
         before = self.sent if self.sent is not None else now
         self.sent = now
         out: list[dict[str, Any]] = [{"op": "removed", "id": i} for i in before if i not in now]
@@ -178,7 +184,7 @@ class Lobby:
         """The text of one stream, until it is too far behind, its time is up or the server stops."""
         stream = Stream(client)
         if self.sent is None:
-            self.sent = {t.id: lobby_key(t) for t in self.tables.values() if is_open(t)}
+            self.sent = {t.id: lobby_key(t) for t in self.tables.values() if is_listed(t)}
         self.streams.add(stream)
         try:
             yield "retry: 3000\n" + sse("ready", {"total": len(self.sent)})

@@ -168,6 +168,8 @@ class TableSocket:
             # again: a finished game may have left memory while the hello was awaited
             table = self.manager.get(table_id)
             seat = self.manager.seat_of(table, hello.token)
+            if seat is None and not table.listed:
+                raise TableError("private-table", "this table is private: only its player may open it")
         except WebSocketDisconnect:
             return
         except TimeoutError:
