@@ -206,9 +206,13 @@ def test_a_guided_practice_deal_from_the_learn_page_to_its_end(
         if step not in said and not shot.exists():
             page.screenshot(path=str(shot), full_page=True)
         said[step] = text
-        spoken = page.evaluate("document.getElementById('announce')?.textContent || ''")
         first = page.eval_on_selector("[data-testid=coach-text] p", "e => e.textContent")
-        assert first in spoken, (spoken, text)  # read out with the turn cue too
+        page.wait_for_function(  # read out with the turn cue, as one entry of the live log
+            """(first) => [...document.querySelectorAll('[data-testid=live-log] p.entry[data-type=turn]')]
+                          .some((e) => e.textContent.includes(first))""",
+            arg=first,
+            timeout=10_000,
+        )
         if act(page, defend, rng) == "play" and played is None:
             played = deals
 
