@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
-from tests.tui_helpers import legal_key, session, wait_idle
+from tests.tui_helpers import play_until, session
 from textual.pilot import Pilot
 
 from paston.tui.table_app import PastonApp
@@ -25,18 +25,8 @@ def reach(app: PastonApp, done: Callable[[], bool]) -> Callable[[Pilot[Outcome]]
     """A ``run_before`` that plays the first legal option until ``done``."""
 
     async def drive(pilot: Pilot[Outcome]) -> None:
-        for _ in range(400):
-            await wait_idle(pilot, app)
-            if done():
-                await pilot.pause(0.05)
-                return
-            if isinstance(app.screen, Dialog):
-                await pilot.press("enter")
-                continue
-            key = legal_key(app)
-            if key is not None:
-                await pilot.press(key)
-        raise AssertionError("the game did not get there")
+        await play_until(pilot, app, done)
+        await pilot.pause(0.05)
 
     return drive
 
