@@ -55,13 +55,18 @@ def test_hint_prints_the_options_of_every_kind_of_decision(record: Path) -> None
         hint = explain(state.view(state.to_move), level=1, seed=0)
         assert {o.action.kind for o in hint.options} <= KINDS[phase]
         assert f"before action {a}: " in out and phase.duty in out
-        assert "expected score" in out and "◀ choice" in out
+        assert "expected score" in out and "(chance: to" in out and "◀ suggested" in out
+        if match.deals[d].events[a].action in {o.action for o in hint.options}:
+            assert "◀ played" in out  # the option played in the game
         # every option, best first, with its score; the mark on the player's choice
         rows = [f"{i} {o.action.pretty()} {o.score:+.2f}" for i, o in enumerate(hint.options, start=1)]
         positions = [out.index(row) for row in rows]
         assert positions == sorted(positions)
         chosen = next(i for i, o in enumerate(hint.options, start=1) if o.action == hint.chosen)
-        assert re.search(rf"{chosen} {re.escape(hint.chosen.pretty())} [-+][\d.]+ (?:[\d.]+ )?◀ choice", out)
+        suggested = (
+            rf"{chosen} {re.escape(hint.chosen.pretty())} [-+][\d.]+ (?:\d+% )?(?:[\d.]+ )?◀ suggested"
+        )
+        assert re.search(suggested, out)
         assert f"Played in the game: {match.deals[d].events[a].action.pretty()}" in out
         if phase is Phase.PLAY:
             tricks = hint.options[0].tricks
@@ -147,11 +152,11 @@ def test_hint_at_any_prompt_of_the_terminal_game(tmp_path: Path) -> None:
     feed = ("hint\n" + "1 2\n1\n") * 40 + "quit\n"
     result = invoke("play", "--out", out, "--opponents", "random,random", "--seed", "42", input=feed)
     text = assert_ok(result)
-    assert "Options for you, best first" in text and "◀ choice" in text
+    assert "Options for you, best first" in text and "◀ suggested" in text
     assert "pimc level 3 on" in text
     # a hint at the auction's prompt and one at a card's prompt (with expected tricks)
     assert re.search(r"1 (?:pass|bid [a-z]+ \([♠♣♦♥]\)) [-+][\d.]+ ", text)
-    assert re.search(r"\d+ play (?:10|[7-9JQKA])[♠♣♦♥] [-+][\d.]+ [\d.]+ ", text)
+    assert re.search(r"\d+ play (?:10|[7-9JQKA])[♠♣♦♥] [-+][\d.]+ (?:\d+% )?[\d.]+ ", text)
     assert invoke("play", "--help").exit_code == 0
     again = invoke("play", "--out", tmp_path / "x.json", "--opponents", "random,random", input="help\nquit\n")
     assert "'hint'" in assert_ok(again)

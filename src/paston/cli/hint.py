@@ -8,7 +8,7 @@ command prints too.
 >>> deal = Deal.random(random.Random(3), dealer=0)
 >>> table = hint_table(explain(deal.view(deal.to_move), level=1), ("Ana", "Bo", "Cy"))
 >>> [c.header for c in table.columns]
-['', 'option', 'expected score', 'expected tricks', '']
+['', 'option', 'expected score', 'chance', 'tricks', '']
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from paston.actions import Action
 from paston.bots.explain import Hint, explain
 from paston.bots.pimc import DEFAULT_LEVEL
 from paston.cli.common import fail, load_game, out_console
@@ -28,33 +29,45 @@ from paston.deal import Deal
 from paston.match import Match
 from paston.views import DealView
 
-CHOICE_MARK = "◀ choice"
+#: The mark on the option the computer player would choose (what the hint suggests to you).
+SUGGESTED_MARK = "◀ suggested"
+#: The mark on the option played in the recorded game (``paston hint --record``).
+PLAYED_MARK = "◀ played"
 
 
-def hint_table(hint: Hint, names: Sequence[str]) -> Table:
+def hint_table(hint: Hint, names: Sequence[str], played: Action | None = None) -> Table:
     """The options best first: the action, its expected score for the seat (R7 points),
-    the seat's expected tricks (card play only) and a mark on the player's choice."""
-    table = Table(show_edge=False, title=f"Options for {object_form(names[hint.seat])}, best first")
+    its chance to make the contract (or, defending, to beat it) in the sampled worlds, the
+    seat's expected tricks (card play only), and marks on the computer player's choice
+    (suggested) and, for a recorded decision, on the option played."""
+    goal = "make the contract" if hint.goal == "make" else "beat the contract"
+    title = f"Options for {object_form(names[hint.seat])}, best first (chance: to {goal})"
+    table = Table(show_edge=False, title=title)
     table.add_column("", justify="right")
     table.add_column("option")
     table.add_column("expected score", justify="right")
-    table.add_column("expected tricks", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("tricks", justify="right")  # expected
     table.add_column("")
     for rank, option in enumerate(hint.options, start=1):
+        marks = [SUGGESTED_MARK] if option.action == hint.chosen else []
+        if played is not None and option.action == played:
+            marks.append(PLAYED_MARK)
         table.add_row(
             str(rank),
             option.action.pretty(),
             f"{option.score:+.2f}",
+            "" if option.chance is None else f"{option.chance:.0%}",
             "" if option.tricks is None else f"{option.tricks:.2f}",
-            CHOICE_MARK if option.action == hint.chosen else "",
+            " ".join(marks),
         )
     return table
 
 
-def print_hint(console: Console, hint: Hint, names: Sequence[str]) -> None:
+def print_hint(console: Console, hint: Hint, names: Sequence[str], played: Action | None = None) -> None:
     """The table and a line on how it was computed."""
     who = names[hint.seat]
-    console.print(hint_table(hint, names))
+    console.print(hint_table(hint, names, played))
     console.print(
         f"pimc level {hint.level} on {count(hint.worlds, 'sampled world')} consistent with "
         f"{possessive(who)} view (expected score: R7 points for {object_form(who)} in this deal).",
@@ -101,9 +114,10 @@ def hint(
 
     The decision before action M of deal N, seen by the seat to move (only what that
     seat could see then): every option the pimc computer player considers, with its
-    expected score for the seat (R7 points) and, for cards, the seat's expected tricks;
-    the player's choice is marked. Bids, discards, trump or surrender, whist or pass and
-    cards are all covered.
+    expected score for the seat (R7 points), its chance to make (or beat) the contract
+    and, for cards, the seat's expected tricks; the computer player's pick is marked
+    "suggested" and the option played in the game "played". Bids, discards, trump or
+    surrender, whist or pass and cards are all covered.
 
     Example: paston hint --record game.json --deal 0 --action 5
     """
@@ -118,7 +132,8 @@ def hint(
         f"to move — {state.phase.duty}.  Hand: {view.hand.pretty()}",
         markup=False,
     )
-    print_hint(console, result, names)
     events = match.deals[deal].events
+    played = events[action].action if action < len(events) else None
+    print_hint(console, result, names, played)
     if action < len(events):
         console.print(f"Played in the game: {events[action].action.pretty()}", markup=False)
