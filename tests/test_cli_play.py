@@ -245,6 +245,8 @@ def test_help_hand_score_last_at_any_prompt(tmp_path: Path) -> None:
     assert_ok(result)
     text = result.output
     assert "Type the number of a choice" in text and "'quit' saves the game" in text
+    for word in ("glitch", "dineri", "gupa", "paston grkha", "The declarer needs 6 of the 10 tricks"):
+        assert word in text  # help explains the ladder's words
     assert re.search(r"^Your choice: Your hand: [♠♣♦♥]", text, flags=re.M)
     assert re.search(
         r"^Your choice: Totals: You [-+]?\d+, Computer A \(random\) [-+]?\d+, "

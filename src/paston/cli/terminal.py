@@ -33,6 +33,8 @@ from paston.match import Match
 from paston.record import dumps
 from paston.shorthand import parse_typed
 from paston.summary import deal_summary
+from paston.tui.look import ladder_lines
+from paston.tui.words import Words
 from paston.views import DealView
 
 HELP_TEXT = (
@@ -301,6 +303,8 @@ class TerminalGame:
             raise Quit()
         if low in ("h", "help", "?"):
             self.say(HELP_TEXT)
+            for line in ladder_lines(Words("en")):  # the ladder's words and what each side needs
+                self.say(line)
         elif low == "hand":
             self.say(f"Your hand: {view.hand.pretty()}")
         elif low == "hint":
