@@ -159,7 +159,8 @@ def test_the_turn_is_announced_again_when_it_stays_with_the_seat(
     """After the discard the same seat names trump: a screen reader hears "your turn" again
     (it heard nothing while the turn never left the seat)."""
     page = open_page()
-    create_seated(page, server.url, "Ani", 0, ["human", "random", "random"])
+    # a long game: the random computer players may outbid Ani for many deals first
+    create_seated(page, server.url, "Ani", 0, ["human", "random", "random"], target=500)
     rng = random.Random(4)
     deadline = time.monotonic() + 90
     while True:

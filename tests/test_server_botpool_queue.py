@@ -159,6 +159,7 @@ class FakeTable:
     def __init__(self) -> None:
         self.id = "practice"
         self.hints = True
+        self.lesson = None  # not a lesson's table: hints have their time budget
         self.finished = False
         self.reshuffling = False
         self.seeds: list[tuple[int, str]] = []

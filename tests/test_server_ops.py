@@ -264,7 +264,7 @@ def test_beyond_max_connections_http_is_answered_503_and_served_again_after(tmp_
 @pytest.mark.parametrize(
     ("option", "value", "said"),
     [
-        ("--log-format", "xml", "Invalid value for '--log-format'"),
+        ("--log-format", "xml", "error: invalid value for '--log-format'"),
         ("--metrics-from", "10.0.0.300", "--metrics-from: not an address or network: '10.0.0.300'"),
     ],
 )
