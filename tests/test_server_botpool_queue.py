@@ -180,7 +180,14 @@ class SlowPool:
     async def hint(self, job: HintJob) -> dict[str, object]:
         self.started += 1
         await asyncio.sleep(self.seconds)
-        return {"seat": job.view.seat, "options": [], "chosen": "pass", "level": job.level}
+        return {
+            "seat": job.view.seat,
+            "goal": "make",
+            "options": [],
+            "chosen": "pass",
+            "level": job.level,
+            "worlds": 1,
+        }
 
     def close(self) -> None:
         return None
