@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tests.tui_helpers import run_in_terminal
 from typer.testing import CliRunner
 
 from paston.cli import app
 from paston.match import Match
 from paston.record import iter_file
-
-pytest.importorskip("textual")
 
 
 def test_play_opens_the_full_screen_and_q_saves_with_the_way_back(tmp_path: Path) -> None:

@@ -10,9 +10,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-pytest.importorskip("textual")
-
 from tests.tui_helpers import CARD, legal_key, play_until, run, screen_text, session, wait_idle
 from textual.markup import escape
 from textual.pilot import Pilot

@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("pytest_textual_snapshot")
-
 from tests.tui_helpers import play_until, session
 from textual.pilot import Pilot
 
